@@ -1,0 +1,43 @@
+# The whole set-up: `make test`, `make demo`, `make ui`. Needs only python3 (3.11+), make and git.
+# A bootstrap venv holds uv; uv then builds .venv/ from uv.lock, exactly (--frozen).
+PYTHON ?= python3
+UV_VERSION := 0.13.8
+BOOT := .venv-bootstrap
+UV := $(BOOT)/bin/uv
+VENV := .venv
+export RATERLAB_HOME ?= $(CURDIR)/.raterlab
+export UV_PYTHON_DOWNLOADS := never
+export DAGSTER_HOME := $(RATERLAB_HOME)/dagster
+
+.PHONY: env test demo ui lint format clean
+
+$(UV):
+	$(PYTHON) -m venv $(BOOT)
+	$(BOOT)/bin/python -m pip install --quiet "uv==$(UV_VERSION)"
+
+$(VENV)/.synced: $(UV) pyproject.toml uv.lock
+	$(UV) sync --frozen --python $(PYTHON)
+	touch $@
+
+env: $(VENV)/.synced
+
+test: env
+	$(VENV)/bin/pytest
+
+lint: env
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: env
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+demo: env
+	$(VENV)/bin/raterlab demo
+
+ui: env
+	mkdir -p $(DAGSTER_HOME)
+	$(VENV)/bin/dagster dev -w workspace.yaml
+
+clean:
+	rm -rf $(VENV) $(BOOT) .raterlab
