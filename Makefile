@@ -33,7 +33,7 @@ format: env
 	$(VENV)/bin/ruff check --fix .
 
 demo: env
-	$(VENV)/bin/raterlab demo
+	$(VENV)/bin/python -m pipelines.demo
 
 ui: env
 	mkdir -p $(DAGSTER_HOME)

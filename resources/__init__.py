@@ -1,0 +1,41 @@
+"""Dagster resources: where state lives, and access to studies and the warehouse."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+
+from raterlab import warehouse
+from raterlab.design import load_or_create_secret
+from raterlab.protocol import Study, load_study
+from raterlab.settings import Home, studies_dir
+
+
+class Raterlab(dg.ConfigurableResource):
+    """``RATERLAB_HOME`` (state) and the study folder, from the environment unless configured."""
+
+    home: str = ""
+    studies: str = ""
+
+    @property
+    def paths(self) -> Home:
+        return Home(Path(self.home).resolve()) if self.home else Home.from_env()
+
+    @property
+    def studies_path(self) -> Path:
+        return Path(self.studies).resolve() if self.studies else studies_dir()
+
+    def study(self, name: str) -> Study:
+        return load_study(self.studies_path / f"{name}.yaml")
+
+    def blinding_secret(self) -> bytes:
+        return load_or_create_secret(self.paths.blinding_secret)
+
+    @contextmanager
+    def warehouse(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        with warehouse.connect(self.paths.warehouse, read_only=read_only) as con:
+            yield con

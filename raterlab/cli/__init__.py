@@ -1,4 +1,4 @@
-"""The ``raterlab`` command. Each subcommand lives in its own module with a ``register`` function."""
+"""The ``raterlab`` command; each subcommand lives in a module with a ``register`` function."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import agree, demo, packets, study
+from raterlab.cli import agree, study
 
-SUBCOMMANDS = (agree, study, packets, demo)
+SUBCOMMANDS = (agree, study)
 
 
 def build_parser() -> argparse.ArgumentParser:

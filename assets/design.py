@@ -1,0 +1,169 @@
+"""From a study file and its generations to blinded packets in the outbox."""
+
+import hashlib
+from datetime import UTC, datetime
+
+import dagster as dg
+import pandas as pd
+
+from assets.partitions import study_partitions
+from raterlab import warehouse as wh
+from raterlab.design import assign, read_generations, routed_items, seal, write_packets
+from resources import Raterlab
+
+GROUP = "design"
+
+
+def _study_frame(rl: Raterlab, table: str, study: str, json_columns: tuple[str, ...] = ()):
+    with rl.warehouse(read_only=True) as con:
+        return wh.decode_json(wh.read_study_rows(con, table, study), json_columns)
+
+
+def _write(rl: Raterlab, table: str, study: str, frame: pd.DataFrame) -> int:
+    with rl.warehouse() as con:
+        return wh.replace_study_rows(con, table, study, frame)
+
+
+def _generations(rl: Raterlab, study: str) -> pd.DataFrame:
+    return _study_frame(rl, "raw.generations", study, ("record", "expected"))
+
+
+@dg.asset(partitions_def=study_partitions, group_name=GROUP, kinds={"yaml", "duckdb"})
+def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+    """The study file, validated into the typed protocol; a copy is kept in
+    ``staging.study_protocol`` with its hash, so every later table can be traced to it."""
+    study = raterlab.study(context.partition_key)
+    text = study.source.read_text(encoding="utf-8")
+    row = {
+        "version": study.version,
+        "title": study.title,
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "yaml": text,
+        "loaded_at": datetime.now(UTC),
+    }
+    _write(raterlab, "staging.study_protocol", study.name, pd.DataFrame([row]))
+    return dg.MaterializeResult(
+        metadata={
+            "tasks": ", ".join(study.tasks),
+            "annotators": len(study.design.annotators),
+            "rating_fields": sum(len(t.rating_fields) for t in study.tasks.values()),
+            "sha256": row["sha256"],
+        }
+    )
+
+
+@dg.asset(
+    partitions_def=study_partitions, group_name=GROUP, deps=[study_protocol], kinds={"duckdb"}
+)
+def raw_generations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+    """Model generations from the study's JSONL in ``raw.generations``, one row per item.
+    A bad line fails the run, naming file, line and what is wrong."""
+    study = raterlab.study(context.partition_key)
+    frame = read_generations(study).assign(source_file=study.generations)
+    _write(raterlab, "raw.generations", study.name, frame)
+    counts = frame.groupby(["task", "role"]).size()
+    return dg.MaterializeResult(
+        metadata={
+            "items": len(frame),
+            "by_task_and_role": dg.MetadataValue.md(counts.to_frame("items").to_markdown()),
+        }
+    )
+
+
+@dg.asset(
+    name="routed_items",
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[raw_generations],
+    kinds={"duckdb"},
+)
+def routed_items_asset(
+    context: dg.AssetExecutionContext, raterlab: Raterlab
+) -> dg.MaterializeResult:
+    """Each ordinary item's tier (and the rule that set it), stratum and sample membership,
+    in ``staging.routed_items``."""
+    study = raterlab.study(context.partition_key)
+    routed = routed_items(study, _generations(raterlab, study.name))
+    _write(raterlab, "staging.routed_items", study.name, routed)
+    sampled = routed[routed["sampled"]]
+    return dg.MaterializeResult(
+        metadata={
+            "items": len(routed),
+            "sampled": len(sampled),
+            "tiers": dg.MetadataValue.json(sampled["tier"].value_counts().to_dict()),
+        }
+    )
+
+
+@dg.asset(
+    partitions_def=study_partitions, group_name=GROUP, deps=[routed_items_asset], kinds={"duckdb"}
+)
+def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+    """Who rates what, in which batch: overlap by tier, pilot, spot checks, hidden duplicates,
+    attention checks and calibration items, in ``staging.assignments``."""
+    study = raterlab.study(context.partition_key)
+    routed = _study_frame(raterlab, "staging.routed_items", study.name)
+    table = assign(study, routed, _generations(raterlab, study.name))
+    _write(raterlab, "staging.assignments", study.name, table)
+    load = table.groupby(["annotator_id", "kind"]).size().unstack(fill_value=0)
+    return dg.MaterializeResult(
+        metadata={"rows": len(table), "load": dg.MetadataValue.md(load.to_markdown())}
+    )
+
+
+@dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[assignments], kinds={"duckdb"})
+def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+    """The sealed key: opaque token and position of every packet row, in
+    ``staging.blinding_key``. It never leaves the warehouse."""
+    study = raterlab.study(context.partition_key)
+    table = _study_frame(raterlab, "staging.assignments", study.name)
+    key = seal(study, table, raterlab.blinding_secret())
+    _write(raterlab, "staging.blinding_key", study.name, key)
+    return dg.MaterializeResult(metadata={"tokens": len(key)})
+
+
+def _packets_asset(round_name: str, description: str) -> dg.AssetsDefinition:
+    @dg.asset(
+        name=f"{round_name}_packets",
+        partitions_def=study_partitions,
+        group_name=GROUP,
+        deps=[blinding_key],
+        kinds={"csv"},
+        description=description,
+    )
+    def _packets(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+        study = raterlab.study(context.partition_key)
+        key = _study_frame(raterlab, "staging.blinding_key", study.name)
+        key = key[key["round"] == round_name]
+        outbox = raterlab.paths.outbox
+        files = write_packets(study, key, _generations(raterlab, study.name), outbox)
+        _write(raterlab, f"staging.{round_name}_packet_files", study.name, files)
+        return dg.MaterializeResult(
+            metadata={
+                "packets": len(files[["annotator_id", "batch"]].drop_duplicates()),
+                "rows": int(files.loc[files["kind"] == "template", "n_rows"].sum()),
+                "outbox": dg.MetadataValue.path(str(outbox / study.name)),
+            }
+        )
+
+    return _packets
+
+
+pilot_packets = _packets_asset(
+    "pilot",
+    "Pilot-round packets (every annotator, the pilot items, calibration first) in the outbox.",
+)
+main_packets = _packets_asset(
+    "main",
+    "Main-round packets in the outbox: one folder per annotator and batch.",
+)
+
+design_assets = [
+    study_protocol,
+    raw_generations,
+    routed_items_asset,
+    assignments,
+    blinding_key,
+    pilot_packets,
+    main_packets,
+]

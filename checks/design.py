@@ -1,0 +1,57 @@
+"""Checks on the design assets: the assignment meets the design; every packet holds exactly
+its assigned rows; no packet file holds a hidden value."""
+
+import dagster as dg
+
+from assets.design import _generations, _study_frame, assignments, main_packets, pilot_packets
+from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
+from resources import Raterlab
+
+
+def _result(problems: list[str], numbers: dict) -> dg.AssetCheckResult:
+    metadata = {
+        k: dg.MetadataValue.json(v) if isinstance(v, dict) else v for k, v in numbers.items()
+    }
+    if problems:
+        metadata["problems"] = dg.MetadataValue.md("\n".join(f"- {p}" for p in problems))
+    return dg.AssetCheckResult(passed=not problems, metadata=metadata)
+
+
+@dg.asset_check(asset=assignments, blocking=True)
+def assignment_matches_design(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Overlap per tier, pilot size, spot-check share and load balance are the design's."""
+    study = raterlab.study(context.partition_key)
+    routed = _study_frame(raterlab, "staging.routed_items", study.name)
+    table = _study_frame(raterlab, "staging.assignments", study.name)
+    return _result(*verify_assignments(study, routed, table))
+
+
+def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.AssetChecksDefinition]:
+    @dg.asset_check(asset=packets, name="packets_match_assignment", blocking=True)
+    def _match(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
+        """Every assigned row is in exactly its own packet, once; no packet holds another row."""
+        study = context.partition_key
+        key = _study_frame(raterlab, "staging.blinding_key", study)
+        files = _study_frame(raterlab, f"staging.{round_name}_packet_files", study)
+        return _result(
+            *verify_packets(key[key["round"] == round_name], files, raterlab.paths.outbox)
+        )
+
+    @dg.asset_check(asset=packets, name="no_hidden_values_in_packets", blocking=True)
+    def _leaks(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
+        """Scan the written files for hidden values, hidden keys and source item ids."""
+        study = raterlab.study(context.partition_key)
+        files = _study_frame(raterlab, f"staging.{round_name}_packet_files", study.name)
+        generations = _generations(raterlab, study.name)
+        return _result(*verify_no_hidden_values(study, generations, files, raterlab.paths.outbox))
+
+    return [_match, _leaks]
+
+
+design_checks = [
+    assignment_matches_design,
+    *_packet_checks(pilot_packets, "pilot"),
+    *_packet_checks(main_packets, "main"),
+]

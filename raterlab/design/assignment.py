@@ -1,0 +1,160 @@
+"""Who rates what: overlap by tier, the pilot round, spot checks, duplicates and quality items.
+
+One row per (annotator, batch, item, copy). ``kind`` says why the row is there: ``item`` (an
+ordinary rating), ``duplicate`` (a hidden second copy of an item the same annotator rates in
+the same batch), ``attention`` (an obvious item with a known answer), ``calibration`` (a
+pre-scored item given first). ``spot_check`` marks the second annotator of an item its tier
+gives to one annotator only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from raterlab.design.routing import proportional_allocation
+from raterlab.protocol import Study
+
+COLUMNS = (
+    "annotator_id",
+    "round",
+    "batch",
+    "task",
+    "item_id",
+    "tier",
+    "kind",
+    "copy",
+    "spot_check",
+)
+
+
+class DesignError(ValueError):
+    """The study's design cannot be met with the items it has."""
+
+
+def _pick_pilot(items: pd.DataFrame, fraction: float, rng: np.random.Generator) -> set[str]:
+    """A share of each task's items, in proportion to its tiers."""
+    chosen: set[str] = set()
+    for _, task_items in items.groupby("task", sort=True):
+        n = round(fraction * len(task_items))
+        sizes = task_items.groupby("tier").size()
+        for tier, k in proportional_allocation(sizes, n).items():
+            ids = task_items.loc[task_items["tier"] == tier, "item_id"].to_numpy()
+            chosen.update(rng.choice(ids, size=int(k), replace=False).tolist())
+    return chosen
+
+
+def _least_loaded(load: dict[str, int], k: int, rng: np.random.Generator) -> list[str]:
+    """``k`` annotators with the smallest load, ties broken at random."""
+    names = list(load)
+    jitter = rng.random(len(names))
+    order = sorted(range(len(names)), key=lambda i: (load[names[i]], jitter[i]))
+    return [names[i] for i in order[:k]]
+
+
+def _spread(study: Study, main: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Main-round rows: each item to its tier's overlap, balanced load, plus spot checks."""
+    overlap = main["tier"].map(study.design.overlap).to_numpy()
+    singles = np.flatnonzero(overlap == 1)
+    n_spot = round(study.design.spot_check * len(singles))
+    spot = set(rng.choice(singles, size=n_spot, replace=False).tolist()) if n_spot else set()
+    load = dict.fromkeys(study.design.annotators, 0)
+    rows = []
+    for i in rng.permutation(len(main)):
+        item = main.iloc[i]
+        k = int(overlap[i]) + (1 if i in spot else 0)
+        for rank, annotator in enumerate(_least_loaded(load, k, rng)):
+            load[annotator] += 1
+            rows.append(
+                (annotator, item["task"], item["item_id"], item["tier"], rank == 1 and i in spot)
+            )
+    return pd.DataFrame(rows, columns=["annotator_id", "task", "item_id", "tier", "spot_check"])
+
+
+def _batches(rows: pd.DataFrame, size: int | None) -> pd.Series:
+    """Main-round batch names per annotator: ``main`` or ``main-01``, ``main-02``..."""
+    if size is None:
+        return pd.Series("main", index=rows.index)
+    number = rows.groupby("annotator_id").cumcount() // size + 1
+    return number.map(lambda b: f"main-{b:02d}")
+
+
+def _quality_rows(
+    study: Study,
+    base: pd.DataFrame,
+    quality: pd.DataFrame,
+    rng: np.random.Generator,
+) -> Iterable[dict]:
+    """Duplicates, attention checks and calibration items for every (annotator, batch)."""
+    design = study.design
+    attention = quality[quality["role"] == "attention"]
+    calibration = quality[quality["role"] == "calibration"]
+    if design.attention_checks > len(attention):
+        raise DesignError(
+            f"design.attention_checks is {design.attention_checks} but the generations hold "
+            f"{len(attention)} attention item(s)"
+        )
+    if design.calibration and calibration.empty:
+        raise DesignError(
+            "design.calibration is true but the generations hold no calibration items"
+        )
+    first_batch = base.groupby("annotator_id")["batch"].first()
+    for (annotator, batch), group in base.groupby(["annotator_id", "batch"], sort=True):
+        rnd = group["round"].iloc[0]
+        n_dup = min(design.duplicates_per_batch, len(group) // 2)
+        for i in rng.choice(len(group), size=n_dup, replace=False):
+            row = group.iloc[i]
+            yield {**row.to_dict(), "kind": "duplicate", "copy": 1, "spot_check": False}
+        picked = rng.choice(len(attention), size=design.attention_checks, replace=False)
+        for i in picked:
+            item = attention.iloc[i]
+            yield _quality_row(annotator, rnd, batch, item, "attention")
+        if design.calibration and batch == first_batch[annotator]:
+            for _, item in calibration.iterrows():
+                yield _quality_row(annotator, rnd, batch, item, "calibration")
+
+
+def _quality_row(annotator: str, rnd: str, batch: str, item: pd.Series, kind: str) -> dict:
+    return {
+        "annotator_id": annotator,
+        "round": rnd,
+        "batch": batch,
+        "task": item["task"],
+        "item_id": item["item_id"],
+        "tier": kind.upper(),
+        "kind": kind,
+        "copy": 0,
+        "spot_check": False,
+    }
+
+
+def assign(study: Study, routed: pd.DataFrame, generations: pd.DataFrame) -> pd.DataFrame:
+    """The full assignment of ``study``: columns :data:`COLUMNS`, deterministic in the seed.
+
+    ``routed`` is :func:`raterlab.design.routing.routed_items`; only sampled items are assigned.
+    The pilot (``design.pilot.fraction`` of each task's items, proportional to tiers) goes to
+    every annotator in batch ``pilot``; the rest to ``design.overlap[tier]`` annotators with
+    the least load, and a ``design.spot_check`` share of single-annotator items to one more.
+    """
+    rng = np.random.default_rng([study.design.seed, 2])
+    items = routed[routed["sampled"]].reset_index(drop=True)
+    pilot_ids = (
+        _pick_pilot(items, study.design.pilot.fraction, rng) if study.design.pilot else set()
+    )
+    is_pilot = items["item_id"].isin(pilot_ids)
+    pilot = items[is_pilot].merge(
+        pd.DataFrame({"annotator_id": study.design.annotators}), how="cross"
+    )
+    pilot = pilot.assign(round="pilot", batch="pilot", spot_check=False)
+    main = _spread(study, items[~is_pilot].reset_index(drop=True), rng)
+    main = main.assign(round="main", batch=_batches(main, study.design.batch_size))
+    base = pd.concat([pilot, main], ignore_index=True).assign(kind="item", copy=0)
+    base = base[list(COLUMNS)]
+    quality = generations[generations["role"] != "item"]
+    extra = pd.DataFrame(list(_quality_rows(study, base, quality, rng)), columns=list(COLUMNS))
+    out = pd.concat([base, extra], ignore_index=True)
+    return out.sort_values(
+        ["annotator_id", "batch", "task", "item_id", "copy"], kind="stable"
+    ).reset_index(drop=True)

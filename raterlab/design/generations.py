@@ -1,0 +1,126 @@
+"""Reading a study's generations JSONL into one row per item, reporting every bad line.
+
+A record is one JSON object per line: ``id``, ``task``, optionally ``role`` (``attention`` or
+``calibration``) and ``expected`` (the known answer of such an item), and exactly the keys its
+task declares as shown or hidden. A key the study does not declare is an error: what an
+annotator may see must be a decision, never an accident.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from raterlab.protocol import Study
+from raterlab.protocol.study import RECORD_KEYS, ROLES
+
+COLUMNS = ("item_id", "task", "role", "record", "expected", "line")
+
+
+@dataclass(frozen=True)
+class LineProblem:
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+class GenerationsError(ValueError):
+    """A generations file with bad lines; nothing from it is loaded."""
+
+    def __init__(self, problems: list[LineProblem]):
+        self.problems = problems
+        shown = "\n".join(f"  {p}" for p in problems[:20])
+        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        super().__init__(f"{len(problems)} bad line(s) in generations:\n{shown}{more}")
+
+
+def _check_record(study: Study, obj: Any) -> list[str]:
+    if not isinstance(obj, dict):
+        return [f"expected a JSON object, got {type(obj).__name__}"]
+    problems = [f"missing {key!r}" for key in ("id", "task") if key not in obj]
+    if problems:
+        return problems
+    if not isinstance(obj["id"], str | int) or str(obj["id"]).strip() == "":
+        return [f"'id' must be a non-empty string, got {obj['id']!r}"]
+    task = study.tasks.get(obj["task"])
+    if task is None:
+        return [f"unknown task {obj['task']!r} (the study has {', '.join(study.tasks)})"]
+    role = obj.get("role", "item")
+    if role not in ROLES:
+        problems.append(f"unknown role {role!r} (use one of {', '.join(ROLES)})")
+    declared = set(task.item_keys)
+    for key in obj:
+        if key not in declared and key not in RECORD_KEYS:
+            problems.append(f"key {key!r} is not declared in tasks.{obj['task']}.shown or .hidden")
+    problems += [f"missing key {key!r}" for key in task.item_keys if key not in obj]
+    problems += _check_expected(study, obj, role)
+    return problems
+
+
+def _check_expected(study: Study, obj: dict[str, Any], role: str) -> list[str]:
+    expected = obj.get("expected")
+    if role == "item":
+        return ["'expected' is only for attention and calibration items"] if expected else []
+    if not isinstance(expected, dict) or not expected:
+        return [f"a {role} item needs 'expected': the known answer per field"]
+    task = study.tasks[obj["task"]]
+    problems = []
+    for name, value in expected.items():
+        spec = task.fields.get(name)
+        if spec is None:
+            problems.append(f"'expected' names unknown field {name!r}")
+        elif (domain := spec.domain()) is not None and value not in domain:
+            problems.append(f"'expected' value {value!r} for {name!r} is outside {list(domain)}")
+    return problems
+
+
+def read_generations(study: Study, path: str | Path | None = None) -> pd.DataFrame:
+    """All items of ``study`` as a DataFrame with columns :data:`COLUMNS`.
+
+    ``record`` holds the item's shown and hidden keys (a dict), ``expected`` the known answer
+    of an attention or calibration item (a dict or ``None``), ``line`` the 1-based line number.
+    Raises :class:`GenerationsError` listing every bad line (file, line number, what is wrong).
+    """
+    path = Path(path) if path else study.path_of(study.generations)
+    rows: list[dict[str, Any]] = []
+    problems: list[LineProblem] = []
+    seen: dict[str, int] = {}
+    with path.open(encoding="utf-8-sig") as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                problems.append(LineProblem(path.name, number, f"not valid JSON: {exc.msg}"))
+                continue
+            found = _check_record(study, obj)
+            if not found and str(obj["id"]) in seen:
+                found = [f"duplicate id {obj['id']!r} (first on line {seen[str(obj['id'])]})"]
+            if found:
+                problems += [LineProblem(path.name, number, m) for m in found]
+                continue
+            item_id = str(obj["id"])
+            seen[item_id] = number
+            rows.append(
+                {
+                    "item_id": item_id,
+                    "task": obj["task"],
+                    "role": obj.get("role", "item"),
+                    "record": {k: v for k, v in obj.items() if k not in RECORD_KEYS},
+                    "expected": obj.get("expected"),
+                    "line": number,
+                }
+            )
+    if problems:
+        raise GenerationsError(problems)
+    if not rows:
+        raise GenerationsError([LineProblem(path.name, 0, "the file holds no records")])
+    return pd.DataFrame(rows, columns=list(COLUMNS))

@@ -1,0 +1,88 @@
+"""The annotator's instructions for a packet, written from the study file (never by hand)."""
+
+from __future__ import annotations
+
+from raterlab.protocol import (
+    CONFIDENCE_LEVELS,
+    LIST_SEPARATOR,
+    SKIP_VALUE,
+    BinaryField,
+    CategoricalField,
+    ConfidenceField,
+    LikertField,
+    ListField,
+    Study,
+    Task,
+)
+from raterlab.protocol.fields import FieldSpec
+
+
+def _allowed(spec: FieldSpec) -> str:
+    if isinstance(spec, BinaryField):
+        text = "1 (yes) or 0 (no)"
+    elif isinstance(spec, LikertField):
+        text = f"a whole number from {spec.min} to {spec.max}"
+    elif isinstance(spec, CategoricalField):
+        text = "one of " + ", ".join(f"`{label}`" for label in spec.labels)
+    elif isinstance(spec, ConfidenceField):
+        text = "one of " + ", ".join(f"`{c}`" for c in CONFIDENCE_LEVELS)
+    elif isinstance(spec, ListField):
+        text = f"short items separated by `{LIST_SEPARATOR}`"
+    else:
+        text = "free text"
+    if spec.skip is not None:
+        text += f", or `{SKIP_VALUE}` with a reason in `{spec.skip.reason}`"
+    return text
+
+
+def _field_lines(task: Task) -> list[str]:
+    lines = ["| column | what to write | required | meaning |", "|---|---|---|---|"]
+    for name, spec in task.fields.items():
+        required = "yes" if task.is_required(name) else "no"
+        lines.append(f"| `{name}` | {_allowed(spec)} | {required} | {spec.description} |")
+    lines.append("| `time_spent_s` | seconds you spent on the item | yes | |")
+    for name, spec in task.fields.items():
+        if isinstance(spec, LikertField) and spec.anchors:
+            lines += ["", f"Scale for `{name}`:", ""]
+            lines += [f"- **{point}**: {text}" for point, text in sorted(spec.anchors.items())]
+    return lines
+
+
+def _rule_lines(task: Task) -> list[str]:
+    lines = []
+    for rule in task.conditional:
+        values = " or ".join(str(v) for v in rule.when.in_)
+        fields = ", ".join(f"`{f}`" for f in rule.when.any_of)
+        needed = ", ".join(f"`{f}`" for f in rule.require)
+        lines.append(f"- Fill {needed} when {fields} is {values}.")
+    for c in task.constraints:
+        then = "must be 1" if c.kind == "implies" else "must be 0"
+        lines.append(f"- When `{c.antecedent}` is 1, `{c.consequent}` {then}.")
+    if task.no_missing:
+        lines.append("- Every rating column must be filled on every row.")
+    return lines
+
+
+def packet_instructions(study: Study, annotator: str, batch: str, files: dict[str, str]) -> str:
+    """Markdown instructions for one packet: what to read, what to fill in, the rules."""
+    lines = [
+        f"# {study.title}",
+        "",
+        f"Packet `{batch}` for `{annotator}`.",
+        "",
+        "For each row of the annotations file, read the item with the same `item` token in the "
+        "reference file, then fill in the empty columns. Do not change `annotator_id` or `item`, "
+        "and do not add or remove rows. Save as CSV (UTF-8) and send the file back.",
+    ]
+    if study.guide:
+        lines += ["", "Read the guide in this folder before you start."]
+    for task_name, file_name in files.items():
+        task = study.tasks[task_name]
+        lines += ["", f"## `{file_name}`: {task_name} ({task.unit})"]
+        if task.description:
+            lines += ["", task.description]
+        lines += ["", *_field_lines(task)]
+        rules = _rule_lines(task)
+        if rules:
+            lines += ["", "Rules:", "", *rules]
+    return "\n".join(lines) + "\n"

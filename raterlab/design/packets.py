@@ -1,0 +1,150 @@
+"""Writing blinded packets: per annotator and batch, a CSV template per task, the reference
+file with what to read for each token, the instructions and the study's guide.
+
+Only a task's ``shown`` keys ever leave the warehouse. Every CSV cell that a spreadsheet
+would read as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return)
+is prefixed with ``'`` (OWASP's CSV-injection advice).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from raterlab.design.instructions import packet_instructions
+from raterlab.protocol import Study
+
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+FIXED_COLUMNS = ("annotator_id", "item")
+TRAILING_COLUMNS = ("time_spent_s",)
+MANIFEST = "packet.json"
+FILE_COLUMNS = ("annotator_id", "batch", "round", "task", "file", "kind", "n_rows", "sha256")
+
+
+def neutralise(cell: object) -> str:
+    """A cell's text, made inert for spreadsheets (a leading ``'`` before formula characters)."""
+    text = "" if cell is None else str(cell)
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+
+
+def template_columns(study: Study, task: str) -> list[str]:
+    """Columns of a task's annotations file: ids, the task's fields, time spent."""
+    return [*FIXED_COLUMNS, *study.tasks[task].fields, *TRAILING_COLUMNS]
+
+
+def template_name(study: Study, annotator: str, task: str) -> str:
+    """``<annotator>_annotations.csv``; with several tasks ``<annotator>_<task>_annotations.csv``."""
+    if len(study.tasks) == 1:
+        return f"{annotator}_annotations.csv"
+    return f"{annotator}_{task}_annotations.csv"
+
+
+def packet_dir(outbox: Path, study: Study, annotator: str, batch: str) -> Path:
+    return outbox / study.name / annotator / batch
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _write_template(path: Path, columns: list[str], rows: pd.DataFrame) -> None:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for annotator, tok in zip(rows["annotator_id"], rows["token"], strict=True):
+            cells = [annotator, tok] + [""] * (len(columns) - 2)
+            writer.writerow([neutralise(c) for c in cells])
+
+
+def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict]) -> list[str]:
+    lines = []
+    for tok, task, item_id, position in zip(
+        rows["token"], rows["task"], rows["item_id"], rows["position"], strict=True
+    ):
+        record = records[item_id]
+        shown = {key: record[key] for key in study.tasks[task].shown}
+        entry = {"item": tok, "position": int(position), "task": task, **shown}
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    return lines
+
+
+def write_packet(
+    study: Study, rows: pd.DataFrame, records: dict[str, dict], target: Path
+) -> list[dict]:
+    """Write one packet (the rows of one annotator and batch, in position order) to ``target``.
+
+    The folder is built beside ``target`` and moved into place, so a packet is never half
+    written. Returns one row per file written: task, file, kind, n_rows, sha256.
+    """
+    rows = rows.sort_values("position")
+    annotator, batch = rows["annotator_id"].iloc[0], rows["batch"].iloc[0]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".packet-", dir=target.parent))
+    written: list[dict] = []
+    templates: dict[str, str] = {}
+    for task in study.tasks:
+        task_rows = rows[rows["task"] == task]
+        if task_rows.empty:
+            continue
+        name = template_name(study, annotator, task)
+        _write_template(work / name, template_columns(study, task), task_rows)
+        templates[task] = name
+        written.append({"task": task, "file": name, "kind": "template", "n_rows": len(task_rows)})
+    reference = work / f"{annotator}_reference.jsonl"
+    reference.write_text("\n".join(_reference_lines(study, rows, records)) + "\n", encoding="utf-8")
+    written.append({"task": None, "file": reference.name, "kind": "reference", "n_rows": len(rows)})
+    instructions = work / "INSTRUCTIONS.md"
+    instructions.write_text(
+        packet_instructions(study, annotator, batch, templates), encoding="utf-8"
+    )
+    written.append({"task": None, "file": instructions.name, "kind": "instructions", "n_rows": 0})
+    if study.guide:
+        guide = study.path_of(study.guide)
+        shutil.copyfile(guide, work / guide.name)
+        written.append({"task": None, "file": guide.name, "kind": "guide", "n_rows": 0})
+    for entry in written:
+        entry["sha256"] = _sha256(work / entry["file"])
+    manifest = {
+        "study": study.name,
+        "study_version": study.version,
+        "annotator_id": annotator,
+        "batch": batch,
+        "files": written,
+    }
+    (work / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    if target.exists():
+        shutil.rmtree(target)
+    os.replace(work, target)
+    return written
+
+
+def write_packets(
+    study: Study, key: pd.DataFrame, generations: pd.DataFrame, outbox: Path
+) -> pd.DataFrame:
+    """Write every packet in ``key`` (the sealed key, or the part of it for one round).
+
+    Returns one row per file: annotator_id, batch, round, task, file (path relative to the
+    outbox), kind, n_rows, sha256.
+    """
+    records = dict(zip(generations["item_id"], generations["record"], strict=True))
+    out = []
+    for (annotator, batch), rows in key.groupby(["annotator_id", "batch"], sort=True):
+        target = packet_dir(outbox, study, annotator, batch)
+        for entry in write_packet(study, rows, records, target):
+            out.append(
+                {
+                    "annotator_id": annotator,
+                    "batch": batch,
+                    "round": rows["round"].iloc[0],
+                    **entry,
+                    "file": str((target / entry["file"]).relative_to(outbox)),
+                }
+            )
+    return pd.DataFrame(out, columns=list(FILE_COLUMNS))

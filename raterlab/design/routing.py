@@ -1,0 +1,91 @@
+"""Routing items to tiers, and the proportional stratified sample a study may ask for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from raterlab.protocol import Study
+from raterlab.protocol.rules import AllOf, ItemPredicate
+
+
+def _describe(when: ItemPredicate | AllOf) -> str:
+    preds = when.all_of if isinstance(when, AllOf) else [when]
+    return " and ".join(f"{p.field} {p.operator} {p._operand(p.operator)!r}" for p in preds)
+
+
+def route(study: Study, items: pd.DataFrame) -> pd.DataFrame:
+    """Tier of each ordinary item: the first routing rule that matches, else the default.
+
+    Returns ``item_id, task, tier, tier_rule``; ``tier_rule`` says which rule decided, e.g.
+    ``routing.rules[1]: uncertainty gte 0.65``. Routing sees the item's keys plus ``task``.
+    """
+    rules = study.routing.rules
+    tiers, reasons = [], []
+    for task, record in zip(items["task"], items["record"], strict=True):
+        view: dict[str, Any] = {**record, "task": task}
+        for i, rule in enumerate(rules):
+            if rule.when.matches(view):
+                tiers.append(rule.tier)
+                reasons.append(f"routing.rules[{i}]: {_describe(rule.when)}")
+                break
+        else:
+            tiers.append(study.routing.default)
+            reasons.append("routing.default")
+    return pd.DataFrame(
+        {
+            "item_id": items["item_id"].to_numpy(),
+            "task": items["task"].to_numpy(),
+            "tier": tiers,
+            "tier_rule": reasons,
+        }
+    )
+
+
+def proportional_allocation(sizes: pd.Series, n: int) -> pd.Series:
+    """Split ``n`` over strata in proportion to their ``sizes`` (Hamilton's largest remainder).
+
+    Each stratum gets ``floor(n * size / total)``, and the units left over go to the largest
+    remainders (ties broken by stratum order, so the result is deterministic). No stratum gets
+    more than its size.
+    """
+    total = int(sizes.sum())
+    n = min(n, total)
+    exact = sizes * n / total
+    alloc = np.floor(exact).astype(int)
+    remainder = (exact - alloc).sort_values(ascending=False, kind="stable")
+    for key in remainder.index[: n - int(alloc.sum())]:
+        alloc[key] += 1
+    return alloc
+
+
+def stratify(study: Study, items: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Stratum label of each item and whether it is in the study's sample.
+
+    Without ``sampling`` every item is sampled and the stratum is empty. With it, each task's
+    items are sampled ``sampling.n`` at most, in proportion to the strata over
+    ``sampling.strata`` (:func:`proportional_allocation`), uniformly within a stratum.
+    """
+    out = pd.DataFrame({"item_id": items["item_id"].to_numpy(), "stratum": "", "sampled": True})
+    if study.sampling is None:
+        return out
+    keys = study.sampling.strata
+    out["stratum"] = ["|".join(f"{k}={record.get(k)}" for k in keys) for record in items["record"]]
+    out["sampled"] = False
+    for _, group in out.groupby(items["task"].to_numpy(), sort=True):
+        sizes = group.groupby("stratum").size()
+        for stratum, k in proportional_allocation(sizes, study.sampling.n).items():
+            members = group.index[group["stratum"] == stratum].to_numpy()
+            out.loc[rng.choice(members, size=int(k), replace=False), "sampled"] = True
+    return out
+
+
+def routed_items(study: Study, generations: pd.DataFrame) -> pd.DataFrame:
+    """Ordinary items with tier, the rule that set it, stratum and sample membership."""
+    items = generations[generations["role"] == "item"].reset_index(drop=True)
+    rng = np.random.default_rng([study.design.seed, 1])
+    routed = route(study, items)
+    strata = stratify(study, items, rng)
+    return routed.assign(stratum=strata["stratum"], sampled=strata["sampled"])

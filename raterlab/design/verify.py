@@ -1,0 +1,161 @@
+"""Checks that what was built matches the study: assignment against the design, packets
+against the sealed key, and packet files against the hidden values they must never hold.
+
+Each function returns ``(problems, numbers)``: plain sentences (empty when all is well) and
+the figures a PI wants to see beside the check.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from raterlab.protocol import Study
+
+Result = tuple[list[str], dict[str, Any]]
+MIN_LEAK_LENGTH = 6
+"""Hidden string values shorter than this (``A``, ``yes``) are too common to scan for."""
+
+
+def verify_assignments(study: Study, routed: pd.DataFrame, assignments: pd.DataFrame) -> Result:
+    """Every sampled item has the intended number of independent annotators, and the pilot,
+    spot-check and tier shares are the design's."""
+    problems: list[str] = []
+    items = routed[routed["sampled"]]
+    ratings = assignments[assignments["kind"] == "item"]
+    n_annotators = len(study.design.annotators)
+    counts = ratings.groupby("item_id")["annotator_id"].agg(["size", "nunique"])
+    counts = counts.reindex(items["item_id"], fill_value=0)
+    if (counts["size"] != counts["nunique"]).any():
+        problems.append("an annotator was given the same item twice outside planted duplicates")
+    pilot_ids = set(ratings.loc[ratings["round"] == "pilot", "item_id"])
+    spot_ids = set(ratings.loc[ratings["spot_check"], "item_id"])
+    tiers = items.set_index("item_id")["tier"]
+    expected = tiers.map(study.design.overlap)
+    expected[expected.index.isin(list(spot_ids))] += 1
+    expected[expected.index.isin(list(pilot_ids))] = n_annotators
+    wrong = counts.index[counts["nunique"] != expected]
+    for item_id in wrong[:10]:
+        problems.append(
+            f"item {item_id} ({tiers[item_id]}) has {counts.at[item_id, 'nunique']} "
+            f"annotator(s), expected {expected[item_id]}"
+        )
+    if study.design.pilot:
+        for task, group in items.groupby("task"):
+            want = round(study.design.pilot.fraction * len(group))
+            got = int(group["item_id"].isin(pilot_ids).sum())
+            if got != want:
+                problems.append(f"pilot of task {task} has {got} items, expected {want}")
+    singles = items[(tiers.map(study.design.overlap) == 1).to_numpy()]
+    singles = singles[~singles["item_id"].isin(pilot_ids)]
+    want_spot = round(study.design.spot_check * len(singles))
+    if len(spot_ids) != want_spot:
+        problems.append(f"{len(spot_ids)} spot-checked items, expected {want_spot}")
+    main = ratings[ratings["round"] == "main"]
+    load = main.groupby("annotator_id").size().reindex(study.design.annotators, fill_value=0)
+    numbers = {
+        "items": len(items),
+        "ratings": len(ratings),
+        "tier_share": (tiers.value_counts(normalize=True).round(3)).to_dict(),
+        "pilot_items": len(pilot_ids),
+        "spot_checked_items": len(spot_ids),
+        "duplicates": int((assignments["kind"] == "duplicate").sum()),
+        "attention_rows": int((assignments["kind"] == "attention").sum()),
+        "calibration_rows": int((assignments["kind"] == "calibration").sum()),
+        "main_load_min": int(load.min()),
+        "main_load_max": int(load.max()),
+    }
+    if load.max() - load.min() > max(2, 0.1 * load.mean()):
+        problems.append(f"unbalanced main-round load: {load.to_dict()}")
+    return problems, numbers
+
+
+def read_template_tokens(path: Path) -> list[str]:
+    """The ``item`` column of a written annotations template."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [row["item"] for row in csv.DictReader(handle)]
+
+
+def verify_packets(key: pd.DataFrame, files: pd.DataFrame, outbox: Path) -> Result:
+    """Every key row's token is in exactly its own packet's template, once, and no other."""
+    problems: list[str] = []
+    found = []
+    for row in files[files["kind"] == "template"].itertuples():
+        for tok in read_template_tokens(outbox / row.file):
+            found.append((tok, row.annotator_id, row.batch, row.task))
+    found_df = pd.DataFrame(found, columns=["token", "annotator_id", "batch", "task"])
+    twice = found_df[found_df["token"].duplicated()]
+    if not twice.empty:
+        problems.append(f"{len(twice)} token(s) appear in more than one row or packet")
+    merged = key.merge(found_df, on="token", how="outer", suffixes=("", "_file"), indicator=True)
+    missing = merged[merged["_merge"] == "left_only"]
+    extra = merged[merged["_merge"] == "right_only"]
+    misplaced = merged[
+        (merged["_merge"] == "both")
+        & (
+            (merged["annotator_id"] != merged["annotator_id_file"])
+            | (merged["batch"] != merged["batch_file"])
+            | (merged["task"] != merged["task_file"])
+        )
+    ]
+    if not missing.empty:
+        problems.append(f"{len(missing)} assigned row(s) are in no packet")
+    if not extra.empty:
+        problems.append(f"{len(extra)} packet row(s) are not in the sealed key")
+    if not misplaced.empty:
+        problems.append(f"{len(misplaced)} row(s) are in another annotator's or batch's packet")
+    numbers = {
+        "packets": int(files[["annotator_id", "batch"]].drop_duplicates().shape[0]),
+        "rows": len(found_df),
+        "files": len(files),
+    }
+    return problems, numbers
+
+
+def hidden_needles(study: Study, generations: pd.DataFrame) -> set[str]:
+    """Hidden values distinctive enough to look for in packet files, and the source ids.
+
+    A hidden value that also occurs inside a shown value of the same study is not a leak
+    signal (the annotator sees it anyway) and is left out.
+    """
+    needles: set[str] = set()
+    shown_text: list[str] = []
+    for task, record in zip(generations["task"], generations["record"], strict=True):
+        spec = study.tasks[task]
+        shown_text += [str(record[k]) for k in spec.shown]
+        for key in spec.hidden:
+            value = record[key]
+            if isinstance(value, str | int | float) and not isinstance(value, bool):
+                text = str(value)
+                if len(text) >= MIN_LEAK_LENGTH:
+                    needles.add(text)
+    corpus = "\n".join(shown_text)
+    needles = {n for n in needles if n not in corpus}
+    ids = {str(i) for i in generations["item_id"] if str(i) not in corpus}
+    return needles | ids
+
+
+def verify_no_hidden_values(
+    study: Study, generations: pd.DataFrame, files: pd.DataFrame, outbox: Path
+) -> Result:
+    """No packet file holds a hidden value, a hidden key, or a source item id."""
+    needles = hidden_needles(study, generations)
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(needles, key=len, reverse=True)))
+    shown = {key for task in study.tasks.values() for key in task.shown}
+    hidden_keys = study.hidden_keys() - shown
+    problems: list[str] = []
+    for file in files["file"]:
+        text = (outbox / file).read_text(encoding="utf-8")
+        if needles and (m := pattern.search(text)):
+            problems.append(f"{file} holds hidden value {m.group(0)[:40]!r}")
+        if file.endswith(".jsonl"):
+            for number, line in enumerate(text.splitlines(), start=1):
+                leaked = hidden_keys.intersection(json.loads(line))
+                if leaked:
+                    problems.append(f"{file}:{number} holds hidden key(s) {sorted(leaked)}")
+    return problems, {"files_scanned": len(files), "values_searched": len(needles)}

@@ -1,0 +1,266 @@
+"""The typed study model: what one ``studies/<study>.yaml`` declares.
+
+Structure is checked by pydantic; references between parts (a constraint naming a field, a
+routing rule naming an item key) are checked afterwards by :mod:`raterlab.protocol.checks`, so
+every error can name its YAML path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from raterlab.protocol.fields import FieldSpec
+from raterlab.protocol.rules import (
+    AllOf,
+    ConditionalRequirement,
+    Constraint,
+    ItemPredicate,
+)
+
+RECORD_KEYS = ("id", "task", "role", "expected")
+"""Keys every generations record may carry besides its task's shown and hidden keys."""
+
+ROLES = ("item", "attention", "calibration")
+BUILTIN_SLICES = ("task", "tier", "round", "stratum")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Task(_Strict):
+    """One kind of annotation unit with its own fields."""
+
+    unit: str = Field(description="What one item is, e.g. 'response' or '(query, chunk)'.")
+    description: str = ""
+    shown: list[str] = Field(min_length=1, description="Item keys the annotator reads.")
+    hidden: list[str] = Field(
+        default_factory=list,
+        description="Item keys that must never reach an annotator (condition, model, judge...).",
+    )
+    fields: dict[str, FieldSpec] = Field(min_length=1)
+    conditional: list[ConditionalRequirement] = Field(default_factory=list)
+    constraints: list[Constraint] = Field(default_factory=list)
+    no_missing: bool = Field(
+        default=False, description="Every rating field must be filled on every row."
+    )
+
+    @property
+    def item_keys(self) -> list[str]:
+        return [*self.shown, *self.hidden]
+
+    @property
+    def rating_fields(self) -> list[str]:
+        return [name for name, spec in self.fields.items() if spec.is_rating]
+
+    def is_required(self, name: str) -> bool:
+        spec = self.fields[name]
+        return spec.required or (self.no_missing and spec.is_rating)
+
+
+class Pilot(_Strict):
+    """A first round on a share of items, rated by every annotator, before the main round."""
+
+    fraction: float = Field(ge=0, lt=1)
+
+
+class Design(_Strict):
+    """Who rates what, in which order, with which hidden quality items."""
+
+    annotators: list[str] = Field(min_length=1)
+    overlap: dict[str, int] = Field(
+        default_factory=lambda: {"GOLD": 2},
+        description="Independent annotators per item, by tier.",
+    )
+    pilot: Pilot | None = None
+    spot_check: float = Field(
+        default=0.0, ge=0, le=1, description="Share of single-annotator items given a second."
+    )
+    duplicates_per_batch: int = Field(default=0, ge=0)
+    attention_checks: int = Field(default=0, ge=0, description="Per batch, per annotator.")
+    calibration: bool = Field(
+        default=False, description="Give every annotator the calibration items first."
+    )
+    batch_size: int | None = Field(
+        default=None, gt=0, description="Main-round items per annotator per batch."
+    )
+    time_floor_s: float = Field(default=0, ge=0, description="Faster than this is rushed.")
+    seed: int
+
+    @model_validator(mode="after")
+    def _annotators(self) -> Design:
+        if len(set(self.annotators)) != len(self.annotators):
+            raise ValueError("annotator ids must be unique")
+        for tier, k in self.overlap.items():
+            if not 1 <= k <= len(self.annotators):
+                raise ValueError(
+                    f"overlap for tier {tier} is {k}; it must be between 1 and the "
+                    f"{len(self.annotators)} annotators"
+                )
+        return self
+
+
+class RoutingRule(_Strict):
+    tier: str
+    when: ItemPredicate | AllOf
+
+
+class Routing(_Strict):
+    """Tier assignment: the first matching rule wins, else ``default``."""
+
+    default: str = "GOLD"
+    rules: list[RoutingRule] = Field(default_factory=list)
+
+    @property
+    def tiers(self) -> list[str]:
+        return list(dict.fromkeys([*(r.tier for r in self.rules), self.default]))
+
+
+class Sampling(_Strict):
+    """Proportional stratified sample of ``n`` items (per task) over the ``strata`` keys."""
+
+    strata: list[str] = Field(min_length=1)
+    n: int = Field(gt=0)
+
+
+COEFFICIENTS = (
+    "krippendorff_alpha",
+    "cohen_kappa",
+    "scott_pi",
+    "fleiss_kappa",
+    "conger_kappa",
+    "light_kappa",
+    "gwet_ac1",
+    "gwet_ac2",
+    "brennan_prediger",
+    "percent_agreement",
+    "icc",
+)
+Coefficient = Literal[
+    "krippendorff_alpha",
+    "cohen_kappa",
+    "scott_pi",
+    "fleiss_kappa",
+    "conger_kappa",
+    "light_kappa",
+    "gwet_ac1",
+    "gwet_ac2",
+    "brennan_prediger",
+    "percent_agreement",
+    "icc",
+]
+
+
+class Threshold(_Strict):
+    """A minimum agreement: ``{coefficient: cohen_kappa, min: 0.4, fields: [..]}``."""
+
+    coefficient: Coefficient
+    min: float = Field(ge=-1, le=1)
+    strict: bool = Field(default=False, description="Require estimate > min, not >=.")
+    level: Literal["nominal", "ordinal", "interval", "ratio"] | None = None
+    weights: Literal["linear", "quadratic", "ordinal"] | None = None
+    fields: list[str] | None = Field(default=None, description="Default: every rating field.")
+    per: Literal["field", "task"] = "field"
+    severity: Literal["warn", "error"] = "warn"
+
+
+class Thresholds(_Strict):
+    pilot_gate: Threshold | None = Field(
+        default=None, description="Blocks the main round while pilot agreement is below it."
+    )
+    minimums: list[Threshold] = Field(default_factory=list)
+    bands: Literal["landis_koch"] | list[tuple[float, str]] = "landis_koch"
+
+
+class Adjudicate(_Strict):
+    likert_gap: int | None = Field(default=2, ge=1, description="Likert ratings this far apart.")
+    binary_disagreement_tiers: list[str] = Field(default_factory=list)
+    uncertain: bool = Field(default=False, description="Any rating given with low confidence.")
+
+
+class Consensus(_Strict):
+    likert: Literal["median", "mean"] = "median"
+    adjudicate: Adjudicate = Field(default_factory=Adjudicate)
+    tie_break: Literal["adjudicator", "third_annotator"] = "adjudicator"
+    unresolved: Literal["keep", "exclude"] = "keep"
+    method: Literal["policy", "dawid_skene"] = "policy"
+
+
+class Drift(_Strict):
+    max_disagreement: float = Field(default=0.12, ge=0, le=1)
+    consecutive_weeks: int = Field(default=2, ge=1)
+
+
+class Quality(_Strict):
+    duplicate_within_one: float = Field(default=0.8, ge=0, le=1)
+    attention_min_pass: float = Field(default=1.0, ge=0, le=1)
+    max_rushed_share: float = Field(default=0.1, ge=0, le=1)
+    drift: Drift | None = None
+    pi_sample: float = Field(default=0.10, ge=0, le=1)
+    severity: Literal["warn", "error"] = "warn"
+
+
+class EdgeCase(_Strict):
+    """A guide rule checked mechanically on returns; a breach is a warning, not a rejection."""
+
+    task: str
+    when: ItemPredicate | AllOf
+    expect: dict[str, Any] = Field(min_length=1)
+    message: str
+
+
+class IngestPolicy(_Strict):
+    accept_valid_rows: bool = Field(
+        default=False, description="Accept a file's valid rows instead of rejecting it whole."
+    )
+
+
+class Study(_Strict):
+    """One annotation study: tasks, design, and the policies later stages apply."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        populate_by_name=True,
+        json_schema_extra={"title": "raterlab study"},
+    )
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    title: str
+    version: str = "1"
+    description: str = ""
+    generations: str = Field(description="Generations JSONL, relative to the study file.")
+    guide: str | None = Field(
+        default=None, description="Guide or cheat sheet copied into every packet."
+    )
+    tasks: dict[str, Task] = Field(min_length=1)
+    design: Design
+    routing: Routing = Field(default_factory=Routing)
+    sampling: Sampling | None = None
+    slices: list[str] = Field(default_factory=list)
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    consensus: Consensus = Field(default_factory=Consensus)
+    quality: Quality = Field(default_factory=Quality)
+    edge_cases: list[EdgeCase] = Field(default_factory=list)
+    ingest: IngestPolicy = Field(default_factory=IngestPolicy)
+
+    source: Path | None = Field(default=None, exclude=True)
+
+    def path_of(self, relative: str) -> Path:
+        """A file named in the study, resolved against the study file's folder."""
+        base = self.source.parent if self.source else Path.cwd()
+        return base / relative
+
+    def hidden_keys(self) -> set[str]:
+        return {key for task in self.tasks.values() for key in task.hidden}
+
+    def item_keys(self) -> set[str]:
+        return {key for task in self.tasks.values() for key in task.item_keys}
+
+
+def study_json_schema() -> dict[str, Any]:
+    """JSON Schema of the study file, for editors (``studies/study.schema.json``)."""
+    return Study.model_json_schema(by_alias=True, mode="validation")
