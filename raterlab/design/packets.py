@@ -40,7 +40,7 @@ def template_columns(study: Study, task: str) -> list[str]:
 
 
 def template_name(study: Study, annotator: str, task: str) -> str:
-    """``<annotator>_annotations.csv``; with several tasks ``<annotator>_<task>_annotations.csv``."""
+    """File name of a task template; the task is named only when the study has several."""
     if len(study.tasks) == 1:
         return f"{annotator}_annotations.csv"
     return f"{annotator}_{task}_annotations.csv"
