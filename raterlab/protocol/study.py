@@ -8,7 +8,7 @@ every error can name its YAML path.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -70,7 +70,9 @@ class Pilot(_Strict):
 class Design(_Strict):
     """Who rates what, in which order, with which hidden quality items."""
 
-    annotators: list[str] = Field(min_length=1)
+    annotators: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]] = Field(
+        min_length=1, description="Annotator ids (letters, digits, '_', '.', '-'; used in paths)."
+    )
     overlap: dict[str, int] = Field(
         default_factory=lambda: {"GOLD": 2},
         description="Independent annotators per item, by tier.",

@@ -1,0 +1,103 @@
+"""Assignment invariants, for many designs (property-based)."""
+
+from __future__ import annotations
+
+import copy
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from raterlab.design import DesignError, assign, read_generations, routed_items
+from raterlab.design.verify import verify_assignments
+from raterlab.protocol import load_study, parse_study
+from tests.conftest import MINI_STUDY, mini_records, write_study
+
+
+@st.composite
+def designs(draw):
+    n = draw(st.integers(2, 6))
+    gold = draw(st.integers(1, n))
+    return {
+        "annotators": [f"r{i}" for i in range(n)],
+        "overlap": {"GOLD": gold, "TRIAGE": draw(st.integers(1, gold))},
+        "pilot": {"fraction": draw(st.sampled_from([0.0, 0.1, 0.2, 0.35]))},
+        "spot_check": draw(st.sampled_from([0.0, 0.1, 0.25])),
+        "duplicates_per_batch": draw(st.integers(0, 5)),
+        "attention_checks": draw(st.integers(0, 3)),
+        "calibration": draw(st.booleans()),
+        "batch_size": draw(st.sampled_from([None, 7, 20])),
+        "seed": draw(st.integers(0, 2**31)),
+    }
+
+
+@pytest.fixture(scope="module")
+def generations(tmp_path_factory):
+    path = write_study(tmp_path_factory.mktemp("s"), MINI_STUDY, mini_records(40, 20))
+    return read_generations(load_study(path))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(design=designs())
+def test_assignment_invariants(generations, design) -> None:
+    study = parse_study({**copy.deepcopy(MINI_STUDY), "design": design})
+    routed = routed_items(study, generations)
+    table = assign(study, routed, generations)
+
+    problems, numbers = verify_assignments(study, routed, table)
+    assert problems == []
+
+    ratings = table[table["kind"] == "item"]
+    # Nobody rates an item twice, except planted duplicates.
+    assert not ratings.duplicated(["annotator_id", "item_id"]).any()
+    dups = table[table["kind"] == "duplicate"]
+    originals = ratings.set_index(["annotator_id", "batch", "item_id"]).index
+    assert dups.set_index(["annotator_id", "batch", "item_id"]).index.isin(originals).all()
+    # Pilot items go to everyone; main items to their tier's overlap (+1 when spot-checked).
+    pilot = ratings[ratings["round"] == "pilot"]
+    assert (pilot.groupby("item_id")["annotator_id"].nunique() == len(design["annotators"])).all()
+    # Every annotator with a batch gets the attention checks and, in their first batch, calibration.
+    per_batch = table.groupby(["annotator_id", "batch"])
+    assert (per_batch.apply(lambda g: (g["kind"] == "attention").sum()) == design["attention_checks"]).all()
+    if design["calibration"]:
+        calibration = table[table["kind"] == "calibration"]
+        for annotator, batches in table.groupby("annotator_id")["batch"]:
+            first = "pilot" if "pilot" in set(batches) else min(batches)
+            got = calibration.loc[calibration["annotator_id"] == annotator, "batch"]
+            assert set(got) == {first}
+            assert len(got) == 2  # both calibration items
+    # Batches hold at most batch_size main items.
+    if design["batch_size"]:
+        main = ratings[ratings["round"] == "main"]
+        assert main.groupby(["annotator_id", "batch"]).size().max() <= design["batch_size"]
+
+
+def test_same_seed_same_assignment(mini, generations) -> None:
+    routed = routed_items(mini, generations)
+    pd.testing.assert_frame_equal(assign(mini, routed, generations), assign(mini, routed, generations))
+
+
+def test_spot_checks_are_second_annotators_of_triage_items(mini, generations) -> None:
+    table = assign(mini, routed_items(mini, generations), generations)
+    spot = table[table["spot_check"]]
+    main = table[(table["kind"] == "item") & (table["round"] == "main")]
+    single_items = main.loc[main["tier"] == "TRIAGE", "item_id"].nunique()
+    assert len(spot) == round(0.1 * single_items) > 0
+    assert set(spot["tier"]) == {"TRIAGE"}
+    for item_id in spot["item_id"]:
+        assert (table[(table["item_id"] == item_id) & (table["kind"] == "item")].shape[0]) == 2
+
+
+def test_too_few_attention_items_is_a_clear_error(mini, generations) -> None:
+    study = parse_study({**MINI_STUDY, "design": {**MINI_STUDY["design"], "attention_checks": 5}})
+    with pytest.raises(DesignError, match="design.attention_checks is 5 but the generations hold 3 attention item"):
+        assign(study, routed_items(study, generations), generations)
+
+
+def test_verify_assignments_catches_a_missing_rating(mini, generations) -> None:
+    routed = routed_items(mini, generations)
+    table = assign(mini, routed, generations)
+    victim = table[(table["kind"] == "item") & (table["tier"] == "GOLD") & (table["round"] == "main")].index[0]
+    problems, _ = verify_assignments(mini, routed, table.drop(index=victim))
+    assert any("has 1 annotator(s), expected 2" in p for p in problems)

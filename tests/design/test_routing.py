@@ -1,0 +1,73 @@
+"""Routing to tiers and the proportional stratified sample."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from raterlab.design import read_generations, routed_items
+from raterlab.design.routing import proportional_allocation, route
+from raterlab.protocol import parse_study
+from tests.conftest import MINI_STUDY
+
+
+def test_first_matching_rule_wins_else_default(mini) -> None:
+    routed = route(mini, read_generations(mini)).set_index("item_id")
+    assert routed.at["chk-000", "tier"] == "GOLD"
+    assert routed.at["chk-000", "tier_rule"] == "routing.rules[0]: task in ['check']"
+    # ans-001: uncertainty 0.37 -> default; ans-002: 0.74 -> rule 1
+    assert routed.at["ans-001", "tier"] == "TRIAGE"
+    assert routed.at["ans-001", "tier_rule"] == "routing.default"
+    assert routed.at["ans-002", "tier"] == "GOLD"
+    assert routed.at["ans-002", "tier_rule"] == "routing.rules[1]: uncertainty gte 0.65"
+
+
+def test_rule_order_and_inclusive_threshold() -> None:
+    data = {**MINI_STUDY}
+    study = parse_study(data)
+    items = pd.DataFrame(
+        {
+            "item_id": ["q", "s-low", "s-high", "s-adv", "s-edge"],
+            "task": ["check", "answer", "answer", "answer", "answer"],
+            "record": [
+                {"uncertainty": 0.1},
+                {"uncertainty": 0.64},
+                {"uncertainty": 0.9},
+                {"uncertainty": 0.2},
+                {"uncertainty": 0.65},
+            ],
+        }
+    )
+    assert route(study, items)["tier"].tolist() == ["GOLD", "TRIAGE", "GOLD", "TRIAGE", "GOLD"]
+
+
+@pytest.mark.parametrize(
+    ("sizes", "n", "expected"),
+    [
+        # Hamilton's method: quotas 5.1, 3.4, 1.5 -> floors 5, 3, 1, the spare unit to the 0.5.
+        ({"a": 51, "b": 34, "c": 15}, 10, {"a": 5, "b": 3, "c": 2}),
+        ({"a": 2, "b": 2}, 3, {"a": 2, "b": 1}),
+        ({"a": 3, "b": 1}, 10, {"a": 3, "b": 1}),
+    ],
+)
+def test_proportional_allocation(sizes, n, expected) -> None:
+    assert proportional_allocation(pd.Series(sizes), n).to_dict() == expected
+
+
+def test_stratified_sample_is_proportional_and_reproducible(mini) -> None:
+    data = {**MINI_STUDY, "sampling": {"strata": ["category"], "n": 30}}
+    study = parse_study(data)
+    generations = read_generations(mini)
+    first = routed_items(study, generations)
+    again = routed_items(study, generations)
+    pd.testing.assert_frame_equal(first, again)
+    answer = first[(first["sampled"]) & (first["item_id"].str.startswith("ans"))]
+    assert answer["stratum"].value_counts().to_dict() == {
+        "category=api": 10,
+        "category=security": 10,
+        "category=data": 10,
+    }
+    assert first["sampled"].sum() == 60  # 30 of 60 answers, all 30 checks (n is per task)
+    other = routed_items(parse_study({**data, "design": {**data["design"], "seed": 8}}), generations)
+    assert not np.array_equal(first["sampled"], other["sampled"])

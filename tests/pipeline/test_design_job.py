@@ -1,0 +1,70 @@
+"""The Dagster layer: the annotation job materializes a study on a temporary RATERLAB_HOME."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+
+from tests.conftest import MINI_STUDY, REPO, mini_records, write_study
+
+
+def _run_job(study: str) -> dg.ExecuteInProcessResult:
+    from pipelines.definitions import defs
+    from pipelines.demo import QUIET
+
+    job = defs.resolve_job_def("annotation_job")
+    return job.execute_in_process(
+        partition_key=study, instance=dg.DagsterInstance.ephemeral(), run_config=QUIET
+    )
+
+
+def test_in_process_materialization_of_a_bundled_study(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("RATERLAB_HOME", str(tmp_path / "home"))
+    result = _run_job("correctness_ab")
+    assert result.success
+    checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
+    assert checks == {
+        "assignment_matches_design": True,
+        "packets_match_assignment": True,
+        "no_hidden_values_in_packets": True,
+    }
+    materialized = {m.asset_key.to_user_string() for m in result.get_asset_materialization_events()}
+    assert materialized == {
+        "study_protocol",
+        "raw_generations",
+        "routed_items",
+        "assignments",
+        "blinding_key",
+        "pilot_packets",
+        "main_packets",
+    }
+    con = duckdb.connect(str(tmp_path / "home" / "warehouse.duckdb"), read_only=True)
+    n_items = con.execute("SELECT count(*) FROM raw.generations WHERE role = 'item'").fetchone()
+    assert n_items == (100,)
+    outbox = tmp_path / "home" / "outbox" / "correctness_ab"
+    assert sorted(p.name for p in outbox.iterdir()) == ["ann_kim", "ann_ortiz"]
+    assert (outbox / "ann_kim" / "pilot" / "ann_kim_annotations.csv").is_file()
+
+    # Re-running replaces the study's rows instead of appending.
+    assert _run_job("correctness_ab").success
+    again = con.execute("SELECT count(*) FROM raw.generations WHERE role = 'item'").fetchone()
+    assert again == (100,)
+    con.close()
+
+
+def test_demo_runs_a_study_folder_and_reports(tmp_path: Path) -> None:
+    studies = tmp_path / "studies"
+    write_study(studies, MINI_STUDY, mini_records())
+    env = {**os.environ, "RATERLAB_STUDIES": str(studies), "RATERLAB_HOME": str(tmp_path / "home")}
+    out = subprocess.run(
+        [sys.executable, "-m", "pipelines.demo"], cwd=REPO, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "mini" in out.stdout and "Packets:" in out.stdout
+    assert (tmp_path / "home" / "dagster" / "dagster.yaml").is_file()
+    assert any((tmp_path / "home" / "outbox" / "mini").rglob("*_annotations.csv"))
