@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import agree, study
+from raterlab.cli import agree, ingest, simulate, study
 
-SUBCOMMANDS = (agree, study)
+SUBCOMMANDS = (agree, study, simulate, ingest)
 
 
 def build_parser() -> argparse.ArgumentParser:
