@@ -1,0 +1,20 @@
+"""Returned annotations: reading, validation against the study's rules, quarantine, and the
+write of accepted rows to ``gold.labels``."""
+
+from raterlab.ingest.read import UnreadableFile, read_returned
+from raterlab.ingest.rules import task_rules, task_schema
+from raterlab.ingest.run import IngestResult, NoPackets, check_file, ingest_file
+from raterlab.ingest.validate import Validation, validate_file
+
+__all__ = [
+    "IngestResult",
+    "NoPackets",
+    "UnreadableFile",
+    "Validation",
+    "check_file",
+    "ingest_file",
+    "read_returned",
+    "task_rules",
+    "task_schema",
+    "validate_file",
+]

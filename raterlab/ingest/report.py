@@ -1,0 +1,95 @@
+"""Error reports: a machine-readable JSON, every issue as CSV, and a readable summary.
+
+A large broken file is summarised by counting issues per rule and column and keeping the
+first examples of each, so the summary stays short and is built in one vectorized pass.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+EXAMPLES_PER_RULE = 5
+
+
+def summarise(issues: pd.DataFrame) -> pd.DataFrame:
+    """Issue counts per severity, rule and column, most frequent first."""
+    if issues.empty:
+        return pd.DataFrame(columns=["severity", "rule", "column", "count"])
+    counts = issues.groupby(["severity", "rule", "column"], dropna=False).size()
+    return (
+        counts.rename("count")
+        .reset_index()
+        .sort_values(["severity", "count"], ascending=[True, False], kind="stable")
+    )
+
+
+def examples(issues: pd.DataFrame, per_rule: int = EXAMPLES_PER_RULE) -> pd.DataFrame:
+    """The first ``per_rule`` issues of each rule and column, in file order."""
+    return issues.groupby(["rule", "column"], dropna=False, sort=False).head(per_rule)
+
+
+def _jsonable(frame: pd.DataFrame) -> list[dict]:
+    return json.loads(frame.to_json(orient="records"))
+
+
+def report_dict(file: str, study: str, sha256: str, status: str, issues: pd.DataFrame) -> dict:
+    return {
+        "file": file,
+        "study": study,
+        "sha256": sha256,
+        "status": status,
+        "errors": int((issues["severity"] == "error").sum()),
+        "warnings": int((issues["severity"] == "warning").sum()),
+        "summary": _jsonable(summarise(issues)),
+        "examples": _jsonable(examples(issues)),
+    }
+
+
+def markdown(report: dict) -> str:
+    """The readable summary a person opens first."""
+    lines = [
+        f"# {report['file']}: {report['status']}",
+        "",
+        f"Study `{report['study']}`, sha256 `{report['sha256'][:16]}`: "
+        f"{report['errors']} error(s), {report['warnings']} warning(s).",
+    ]
+    if report["summary"]:
+        lines += ["", "| severity | rule | column | count |", "|---|---|---|---|"]
+        lines += [
+            f"| {s['severity']} | {s['rule']} | {s['column'] or ''} | {s['count']} |"
+            for s in report["summary"]
+        ]
+    if report["examples"]:
+        lines += [
+            "",
+            "## First examples",
+            "",
+            "| row | column | rule | value | problem |",
+            "|---|---|---|---|---|",
+        ]
+        for e in report["examples"]:
+            value = str(e["value"]).replace("|", "\\|").replace("\n", " ")[:60]
+            row = "" if e["row"] is None else e["row"]
+            lines.append(
+                f"| {row} | {e['column'] or ''} | {e['rule']} | {value} | {e['message']} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def write_report(folder: Path, report: dict, issues: pd.DataFrame) -> dict[str, Path]:
+    """``report.json``, ``report.md`` and ``issues.csv`` in ``folder``; returns their paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "json": folder / "report.json",
+        "markdown": folder / "report.md",
+        "issues": folder / "issues.csv",
+    }
+    paths["json"].write_text(
+        json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    paths["markdown"].write_text(markdown(report), encoding="utf-8")
+    issues.to_csv(paths["issues"], index=False)
+    return paths

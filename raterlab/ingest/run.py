@@ -1,0 +1,143 @@
+"""Ingesting one returned file end to end: archive, read, validate, then either quarantine
+with a report or unblind and write, in one transaction. Also the dry run (``validate``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.ingest import store
+from raterlab.ingest.labels import to_labels
+from raterlab.ingest.read import ROW
+from raterlab.ingest.report import report_dict, write_report
+from raterlab.ingest.validate import Validation, validate_file
+from raterlab.protocol import Study
+from raterlab.settings import Home
+
+
+class NoPackets(RuntimeError):
+    """Returned files cannot be read before the study's packets (and sealed key) exist."""
+
+
+@dataclass
+class IngestResult:
+    file: str
+    sha256: str
+    status: str
+    """``accepted``, ``rejected``, or ``unchanged`` (this exact content was ingested before)."""
+    validation: Validation | None = None
+    n_labels: int = 0
+    report: Path | None = None
+    superseded: list[str] = field(default_factory=list)
+
+    @property
+    def n_errors(self) -> int:
+        return 0 if self.validation is None else len(self.validation.errors)
+
+    @property
+    def n_warnings(self) -> int:
+        return 0 if self.validation is None else len(self.validation.warnings)
+
+
+def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFrame, dict]:
+    """The sealed key and the item records, which validation and unblinding need."""
+    try:
+        key = warehouse.read_study_rows(con, "staging.blinding_key", study.name)
+        generations = warehouse.decode_json(
+            warehouse.read_study_rows(con, "raw.generations", study.name), ("record",)
+        )
+    except duckdb.CatalogException:
+        key = pd.DataFrame()
+    if key.empty:
+        raise NoPackets(
+            f"no packets have been issued for study {study.name!r}: run the annotation job first"
+        )
+    return key, dict(zip(generations["item_id"], generations["record"], strict=True))
+
+
+def check_file(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Validation:
+    """Validate ``path`` without writing anything (``raterlab validate``)."""
+    key, records = study_context(con, study)
+    return validate_file(study, path, key, records)
+
+
+def _accepted_rows(study: Study, validation: Validation) -> pd.DataFrame | None:
+    """The rows to write: all of them, the valid ones (if the study allows), or none."""
+    if validation.ok:
+        return validation.rows
+    errors = validation.errors
+    if not study.ingest.accept_valid_rows or validation.task is None or errors["row"].isna().any():
+        return None
+    return validation.rows[~validation.rows[ROW].isin(errors["row"].dropna().astype(int))]
+
+
+def ingest_file(
+    study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection
+) -> IngestResult:
+    """Ingest one returned file; safe to repeat (the same content twice is a no-op)."""
+    path = Path(path)
+    sha = store.sha256_of(path)
+    store.ensure_tables(con)
+    if store.known_outcome(con, study.name, sha) is not None:
+        return IngestResult(path.name, sha, "unchanged")
+    archived = store.archive(path, home.archive / study.name, sha)
+    key, records = study_context(con, study)
+    validation = validate_file(study, archived, key, records)
+    validation.file = path.name
+    validation.issues["file"] = path.name
+    now = datetime.now(UTC)
+    rows = _accepted_rows(study, validation)
+    status = "rejected" if rows is None or rows.empty else "accepted"
+    report = report_dict(path.name, study.name, sha, status, validation.issues)
+    folder = (home.quarantine if status == "rejected" else home.reports / "ingest") / study.name
+    folder = folder / f"{path.stem}__{sha[:8]}"
+    report_path = None
+    if status == "rejected":
+        store.quarantine(archived, folder, path.name)
+        report_path = write_report(folder, report, validation.issues)["markdown"]
+    elif not validation.issues.empty:
+        report_path = write_report(folder, report, validation.issues)["markdown"]
+    labels = None
+    if status == "accepted":
+        source = {"source_file": path.name, "source_sha256": sha, "ingested_at": now}
+        labels = to_labels(study, validation.task, validation.frame, rows, source)
+    packets = (
+        []
+        if rows is None
+        else sorted(
+            "/".join(p)
+            for p in rows[["annotator_id", "batch", "task"]]
+            .drop_duplicates()
+            .itertuples(index=False)
+        )
+    )
+    received = {
+        "study": study.name,
+        "sha256": sha,
+        "file": path.name,
+        "archived_path": str(archived),
+        "size_bytes": path.stat().st_size,
+        "received_at": now,
+    }
+    outcome = {
+        "file": path.name,
+        "task": validation.task,
+        "status": status,
+        "n_rows": 0 if validation.frame is None else len(validation.frame),
+        "n_labels": 0 if labels is None else len(labels),
+        "n_errors": len(validation.errors),
+        "n_warnings": len(validation.warnings),
+        "packets": packets,
+        "report": None if report_path is None else str(report_path),
+        "ingested_at": now,
+        "superseded_by": None,
+    }
+    superseded = store.commit_ingest(con, received, outcome, validation.issues, labels)
+    return IngestResult(
+        path.name, sha, status, validation, outcome["n_labels"], report_path, superseded
+    )

@@ -1,0 +1,263 @@
+"""Validating one returned file: columns, every row rule, and checks across the file.
+
+Problems are rows of one table (see :data:`ISSUE_COLUMNS`): file, row, column, rule, value,
+message and severity (``error`` rejects, ``warning`` informs). Row numbers are the ones a
+person finds in the spreadsheet (header = row 1) or the JSONL line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from raterlab.design.packets import template_columns
+from raterlab.ingest.cells import Cells
+from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
+from raterlab.ingest.rules import task_rules
+from raterlab.protocol import Study
+
+ISSUE_COLUMNS = ("file", "row", "column", "rule", "value", "message", "severity")
+
+
+@dataclass
+class Validation:
+    """The outcome of validating one file (nothing written anywhere)."""
+
+    file: str
+    study: str
+    task: str | None
+    frame: pd.DataFrame | None
+    issues: pd.DataFrame
+    rows: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The file's rows joined to the sealed key (item_id, kind, batch...), for unblinding."""
+
+    @property
+    def errors(self) -> pd.DataFrame:
+        return self.issues[self.issues["severity"] == "error"]
+
+    @property
+    def warnings(self) -> pd.DataFrame:
+        return self.issues[self.issues["severity"] == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        return self.errors.empty
+
+
+def _issues(file: str, rows, column, rule, values, message, severity="error") -> pd.DataFrame:
+    rows = np.atleast_1d(rows)
+    return pd.DataFrame(
+        {
+            "file": file,
+            "row": pd.array(rows, dtype="Int64"),
+            "column": column,
+            "rule": rule,
+            "value": np.atleast_1d(values).astype(str) if len(rows) else [],
+            "message": message,
+            "severity": severity,
+        }
+    )
+
+
+def _one(file: str, rule: str, message: str, column: str = "", value: str = "") -> pd.DataFrame:
+    return _issues(file, [pd.NA], column, rule, [value], message)
+
+
+def _empty() -> pd.DataFrame:
+    return pd.DataFrame(columns=list(ISSUE_COLUMNS))
+
+
+def _pick_task(study: Study, frame: pd.DataFrame, key: pd.DataFrame) -> str | None:
+    """The task whose packets the file's tokens come from; by columns if no token is known."""
+    known = key.loc[key["token"].isin(frame["item"].str.strip()), "task"] if "item" in frame else []
+    if len(known):
+        return pd.Series(known).mode().iloc[0]
+    columns = set(frame.columns)
+    fitting = [t for t in study.tasks if set(template_columns(study, t)) <= columns]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
+    expected = template_columns(study, task)
+    present = [c for c in frame.columns if c != ROW]
+    parts = [
+        _one(file, "missing_column", f"column {c} is missing (the template has it)", c)
+        for c in expected
+        if c not in present
+    ]
+    for c in present:
+        if c in expected:
+            continue
+        if c.startswith(BLANK):
+            message = f"{c} has values but no header"
+        else:
+            message = f"column {c} is not in the template for task {task}"
+        parts.append(_one(file, "unknown_column", message, c))
+    return pd.concat(parts, ignore_index=True) if parts else _empty()
+
+
+def evaluate(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
+    """Every row rule of ``task`` on ``frame`` (text cells), vectorized: one issue per failure."""
+    cells = Cells(frame)
+    row_numbers = frame[ROW].to_numpy()
+    parts = []
+    for rule in task_rules(study, task):
+        bad = np.flatnonzero(~rule.valid(cells))
+        if len(bad):
+            values = frame[rule.column].to_numpy()[bad]
+            parts.append(
+                _issues(file, row_numbers[bad], rule.column, rule.name, values, rule.message)
+            )
+    return pd.concat(parts, ignore_index=True) if parts else _empty()
+
+
+def cross_check(
+    frame: pd.DataFrame, key: pd.DataFrame, task: str, file: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Checks across the file against the sealed key.
+
+    Each token must be an item of this study's packets (else it was altered or belongs
+    elsewhere), of this task, appear once, and carry the annotator id it was assigned to.
+    Assigned rows of the packets the file answers that are missing make the return
+    incomplete (a warning). Returns the issues and the rows joined to the key.
+    """
+    tokens = frame["item"].str.strip()
+    annotators = frame["annotator_id"].str.strip()
+    rows = frame[ROW].to_numpy()
+    by_token = key.set_index("token")
+    known = tokens.isin(by_token.index).to_numpy()
+    parts = []
+    if (~known).any():
+        parts.append(
+            _issues(
+                file,
+                rows[~known],
+                "item",
+                "unknown_item",
+                tokens[~known],
+                "this item id is not in any packet of the study; was it changed?",
+            )
+        )
+    matched = by_token.reindex(tokens[known].to_numpy())
+    matched.index.name = "token"
+    wrong_task = (matched["task"] != task).to_numpy()
+    if wrong_task.any():
+        parts.append(
+            _issues(
+                file,
+                rows[known][wrong_task],
+                "item",
+                "wrong_task",
+                tokens[known][wrong_task],
+                f"this item belongs to another task's file, not {task}",
+            )
+        )
+    wrong_annotator = matched["annotator_id"].to_numpy() != annotators[known].to_numpy()
+    if wrong_annotator.any():
+        expected = matched["annotator_id"].to_numpy()[wrong_annotator]
+        parts.append(
+            _issues(
+                file,
+                rows[known][wrong_annotator],
+                "annotator_id",
+                "not_assigned",
+                annotators[known][wrong_annotator],
+                [f"this item was assigned to {a}, not to this annotator" for a in expected],
+            )
+        )
+    twice = tokens.duplicated(keep="first").to_numpy()
+    if twice.any():
+        parts.append(
+            _issues(
+                file,
+                rows[twice],
+                "item",
+                "duplicate_item",
+                tokens[twice],
+                "this item appears more than once in the file",
+            )
+        )
+    joined = matched.reset_index().assign(**{ROW: rows[known]})
+    packets = joined[["annotator_id", "batch", "task"]].drop_duplicates()
+    expected_rows = key.merge(packets, on=["annotator_id", "batch", "task"])
+    missing = expected_rows[~expected_rows["token"].isin(tokens)]
+    if len(missing):
+        parts.append(
+            _issues(
+                file,
+                [pd.NA],
+                "item",
+                "incomplete",
+                [f"{len(missing)} of {len(expected_rows)}"],
+                f"incomplete return: {len(missing)} assigned row(s) are missing, e.g. "
+                + ", ".join(missing["token"].head(5)),
+                severity="warning",
+            )
+        )
+    issues = pd.concat(parts, ignore_index=True) if parts else _empty()
+    return issues, joined
+
+
+def edge_case_warnings(
+    study: Study, task: str, frame: pd.DataFrame, joined: pd.DataFrame, records: dict, file: str
+) -> pd.DataFrame:
+    """The study's mechanically checkable guide rules, as warnings (never rejections)."""
+    cases = [c for c in study.edge_cases if c.task == task]
+    if not cases or joined.empty:
+        return _empty()
+    by_row = frame.set_index(ROW)
+    parts = []
+    for case in cases:
+        hits = joined[[case.when.matches(records.get(i, {})) for i in joined["item_id"]]]
+        for name, want in case.expect.items():
+            values = by_row.loc[hits[ROW], name].str.strip()
+            wrong = values[pd.to_numeric(values, errors="coerce") != want]
+            if len(wrong):
+                parts.append(
+                    _issues(
+                        file,
+                        wrong.index.to_numpy(),
+                        name,
+                        "edge_case",
+                        wrong.to_numpy(),
+                        f"{case.message} (expected {name} = {want})",
+                        severity="warning",
+                    )
+                )
+    return pd.concat(parts, ignore_index=True) if parts else _empty()
+
+
+def validate_frame(
+    study: Study, frame: pd.DataFrame, key: pd.DataFrame, records: dict, file: str
+) -> Validation:
+    """Validate text cells already read from ``file`` against the study and its sealed key."""
+    task = _pick_task(study, frame, key)
+    if task is None:
+        issue = _one(
+            file,
+            "unknown_task",
+            "cannot tell which task this file answers: no known "
+            "item ids and the columns match no single task's template",
+        )
+        return Validation(file, study.name, None, frame, issue)
+    columns = _column_issues(study, task, frame, file)
+    if not columns.empty:
+        return Validation(file, study.name, task, frame, columns)
+    rows = evaluate(study, task, frame, file)
+    across, joined = cross_check(frame, key, task, file)
+    edges = edge_case_warnings(study, task, frame, joined, records, file)
+    parts = [p for p in (rows, across, edges) if not p.empty]
+    issues = pd.concat(parts, ignore_index=True) if parts else _empty()
+    return Validation(file, study.name, task, frame, issues, joined)
+
+
+def validate_file(study: Study, path: Path, key: pd.DataFrame, records: dict) -> Validation:
+    """Read and validate one returned file; an unreadable file is one error, not an exception."""
+    try:
+        frame = read_returned(path)
+    except UnreadableFile as exc:
+        return Validation(path.name, study.name, None, None, _one(path.name, exc.rule, exc.reason))
+    return validate_frame(study, frame, key, records, path.name)
