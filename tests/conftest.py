@@ -25,7 +25,13 @@ MINI_STUDY = {
             "shown": ["prompt", "response", "category"],
             "hidden": ["condition", "model", "uncertainty"],
             "fields": {
-                "score": {"type": "likert", "min": 1, "max": 5, "anchors": {1: "bad", 5: "good"}},
+                "score": {
+                    "type": "likert",
+                    "min": 1,
+                    "max": 5,
+                    "anchors": {1: "bad", 5: "good"},
+                    "skip": {"reason": "notes"},
+                },
                 "confidence": {"type": "confidence"},
                 "notes": {"type": "text"},
             },

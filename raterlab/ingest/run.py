@@ -76,35 +76,69 @@ def _accepted_rows(study: Study, validation: Validation) -> pd.DataFrame | None:
     return validation.rows[~validation.rows[ROW].isin(errors["row"].dropna().astype(int))]
 
 
-def ingest_file(
-    study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection
-) -> IngestResult:
-    """Ingest one returned file; safe to repeat (the same content twice is a no-op)."""
+@dataclass
+class Received:
+    """A returned file, archived under its content hash before anything parses it."""
+
+    path: Path
+    sha256: str
+    archived: Path
+    received_at: datetime
+    known: bool
+    """This exact content was ingested (accepted or rejected) before."""
+
+    @property
+    def file(self) -> str:
+        return self.path.name
+
+
+def receive(study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection) -> Received:
+    """Archive ``path`` by content hash; note whether that content was seen before."""
     path = Path(path)
     sha = store.sha256_of(path)
     store.ensure_tables(con)
-    if store.known_outcome(con, study.name, sha) is not None:
-        return IngestResult(path.name, sha, "unchanged")
+    known = store.known_outcome(con, study.name, sha) is not None
     archived = store.archive(path, home.archive / study.name, sha)
+    return Received(path, sha, archived, datetime.now(UTC), known)
+
+
+def validate_received(
+    study: Study, received: Received, con: duckdb.DuckDBPyConnection
+) -> Validation:
+    """Validate the archived copy, reporting under the file's own name."""
     key, records = study_context(con, study)
-    validation = validate_file(study, archived, key, records)
-    validation.file = path.name
-    validation.issues["file"] = path.name
-    now = datetime.now(UTC)
+    validation = validate_file(study, received.archived, key, records)
+    validation.file = received.file
+    validation.issues["file"] = received.file
+    return validation
+
+
+def commit(
+    study: Study,
+    received: Received,
+    validation: Validation,
+    home: Home,
+    con: duckdb.DuckDBPyConnection,
+) -> IngestResult:
+    """Quarantine a rejected file with its report, or unblind and write an accepted one;
+    either way the outcome is recorded in the same transaction as the labels."""
     rows = _accepted_rows(study, validation)
     status = "rejected" if rows is None or rows.empty else "accepted"
-    report = report_dict(path.name, study.name, sha, status, validation.issues)
-    folder = (home.quarantine if status == "rejected" else home.reports / "ingest") / study.name
-    folder = folder / f"{path.stem}__{sha[:8]}"
+    report = report_dict(received.file, study.name, received.sha256, status, validation.issues)
+    base = home.quarantine if status == "rejected" else home.reports / "ingest"
+    folder = base / study.name / f"{received.path.stem}__{received.sha256[:8]}"
     report_path = None
     if status == "rejected":
-        store.quarantine(archived, folder, path.name)
-        report_path = write_report(folder, report, validation.issues)["markdown"]
-    elif not validation.issues.empty:
+        store.quarantine(received.archived, folder, received.file)
+    if status == "rejected" or not validation.issues.empty:
         report_path = write_report(folder, report, validation.issues)["markdown"]
     labels = None
     if status == "accepted":
-        source = {"source_file": path.name, "source_sha256": sha, "ingested_at": now}
+        source = {
+            "source_file": received.file,
+            "source_sha256": received.sha256,
+            "ingested_at": received.received_at,
+        }
         labels = to_labels(study, validation.task, validation.frame, rows, source)
     packets = (
         []
@@ -116,16 +150,16 @@ def ingest_file(
             .itertuples(index=False)
         )
     )
-    received = {
+    file_row = {
         "study": study.name,
-        "sha256": sha,
-        "file": path.name,
-        "archived_path": str(archived),
-        "size_bytes": path.stat().st_size,
-        "received_at": now,
+        "sha256": received.sha256,
+        "file": received.file,
+        "archived_path": str(received.archived),
+        "size_bytes": received.archived.stat().st_size,
+        "received_at": received.received_at,
     }
     outcome = {
-        "file": path.name,
+        "file": received.file,
         "task": validation.task,
         "status": status,
         "n_rows": 0 if validation.frame is None else len(validation.frame),
@@ -134,10 +168,26 @@ def ingest_file(
         "n_warnings": len(validation.warnings),
         "packets": packets,
         "report": None if report_path is None else str(report_path),
-        "ingested_at": now,
+        "ingested_at": received.received_at,
         "superseded_by": None,
     }
-    superseded = store.commit_ingest(con, received, outcome, validation.issues, labels)
+    superseded = store.commit_ingest(con, file_row, outcome, validation.issues, labels)
     return IngestResult(
-        path.name, sha, status, validation, outcome["n_labels"], report_path, superseded
+        received.file,
+        received.sha256,
+        status,
+        validation,
+        outcome["n_labels"],
+        report_path,
+        superseded,
     )
+
+
+def ingest_file(
+    study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection
+) -> IngestResult:
+    """Ingest one returned file; safe to repeat (the same content twice is a no-op)."""
+    received = receive(study, path, home, con)
+    if received.known:
+        return IngestResult(received.file, received.sha256, "unchanged")
+    return commit(study, received, validate_received(study, received, con), home, con)

@@ -6,6 +6,7 @@ Each problem is a ``(yaml_path, sentence)`` pair, e.g.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from raterlab.protocol.fields import BinaryField, TextField
@@ -16,11 +17,14 @@ RESERVED_COLUMNS = ("item", "annotator_id", "time_spent_s")
 """Columns every packet template has besides the task's fields."""
 
 Problem = tuple[str, str]
+IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
+IDENTIFIER_RULE = "must be lowercase letters, digits and '_', starting with a letter"
 
 
 def check_study(study: Study) -> list[Problem]:
     """All reference problems in ``study`` (empty when it is consistent)."""
     return [
+        *_check_names(study),
         *_check_files(study),
         *(p for name, task in study.tasks.items() for p in _check_task(f"tasks.{name}", task)),
         *_check_design(study),
@@ -28,6 +32,16 @@ def check_study(study: Study) -> list[Problem]:
         *_check_thresholds(study),
         *_check_edge_cases(study),
     ]
+
+
+def _check_names(study: Study) -> Iterator[Problem]:
+    """Task and field names become file names, column names and SQL identifiers."""
+    for task_name, task in study.tasks.items():
+        if not IDENTIFIER.match(task_name):
+            yield f"tasks.{task_name}", f"task name {task_name!r} {IDENTIFIER_RULE}"
+        for name in task.fields:
+            if not IDENTIFIER.match(name):
+                yield f"tasks.{task_name}.fields.{name}", f"field name {name!r} {IDENTIFIER_RULE}"
 
 
 def _unknown_field(task: Task, name: str) -> str | None:

@@ -38,14 +38,16 @@ def generations(tmp_path_factory):
     return read_generations(load_study(path))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(design=designs())
 def test_assignment_invariants(generations, design) -> None:
     study = parse_study({**copy.deepcopy(MINI_STUDY), "design": design})
     routed = routed_items(study, generations)
     table = assign(study, routed, generations)
 
-    problems, numbers = verify_assignments(study, routed, table)
+    problems, _ = verify_assignments(study, routed, table)
     assert problems == []
 
     ratings = table[table["kind"] == "item"]
@@ -59,7 +61,9 @@ def test_assignment_invariants(generations, design) -> None:
     assert (pilot.groupby("item_id")["annotator_id"].nunique() == len(design["annotators"])).all()
     # Every annotator with a batch gets the attention checks and, in their first batch, calibration.
     per_batch = table.groupby(["annotator_id", "batch"])
-    assert (per_batch.apply(lambda g: (g["kind"] == "attention").sum()) == design["attention_checks"]).all()
+    assert (
+        per_batch.apply(lambda g: (g["kind"] == "attention").sum()) == design["attention_checks"]
+    ).all()
     if design["calibration"]:
         calibration = table[table["kind"] == "calibration"]
         for annotator, batches in table.groupby("annotator_id")["batch"]:
@@ -75,7 +79,9 @@ def test_assignment_invariants(generations, design) -> None:
 
 def test_same_seed_same_assignment(mini, generations) -> None:
     routed = routed_items(mini, generations)
-    pd.testing.assert_frame_equal(assign(mini, routed, generations), assign(mini, routed, generations))
+    pd.testing.assert_frame_equal(
+        assign(mini, routed, generations), assign(mini, routed, generations)
+    )
 
 
 def test_spot_checks_are_second_annotators_of_triage_items(mini, generations) -> None:
@@ -91,13 +97,17 @@ def test_spot_checks_are_second_annotators_of_triage_items(mini, generations) ->
 
 def test_too_few_attention_items_is_a_clear_error(mini, generations) -> None:
     study = parse_study({**MINI_STUDY, "design": {**MINI_STUDY["design"], "attention_checks": 5}})
-    with pytest.raises(DesignError, match="design.attention_checks is 5 but the generations hold 3 attention item"):
+    with pytest.raises(
+        DesignError, match=r"design\.attention_checks is 5 but the generations hold 3 attention item"
+    ):
         assign(study, routed_items(study, generations), generations)
 
 
 def test_verify_assignments_catches_a_missing_rating(mini, generations) -> None:
     routed = routed_items(mini, generations)
     table = assign(mini, routed, generations)
-    victim = table[(table["kind"] == "item") & (table["tier"] == "GOLD") & (table["round"] == "main")].index[0]
+    victim = table[
+        (table["kind"] == "item") & (table["tier"] == "GOLD") & (table["round"] == "main")
+    ].index[0]
     problems, _ = verify_assignments(mini, routed, table.drop(index=victim))
     assert any("has 1 annotator(s), expected 2" in p for p in problems)

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats
 
@@ -28,7 +27,7 @@ def built(mini):
 
 
 def test_tokens_are_opaque_and_unique(built) -> None:
-    generations, key = built
+    _, key = built
     assert key["token"].is_unique
     assert key["token"].str.fullmatch(r"[a-z2-7]{12}").all()
     for tok, item in zip(key["token"], key["item_id"], strict=True):
@@ -83,7 +82,9 @@ def test_same_seed_same_packets_other_seed_other_order(mini, tmp_path: Path) -> 
     def build(study, folder):
         table = assign(study, routed_items(study, generations), generations)
         write_packets(study, seal(study, table, SECRET), generations, folder)
-        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+        return {
+            p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+        }
 
     first, second = build(mini, tmp_path / "a"), build(mini, tmp_path / "b")
     assert first == second
@@ -108,8 +109,19 @@ def test_packet_files(mini, built, tmp_path: Path) -> None:
         rows = list(csv.reader(handle))
     assert rows[0] == ["annotator_id", "item", "score", "confidence", "notes", "time_spent_s"]
     assert all(r[0] == "a1" and r[2:] == ["", "", "", ""] for r in rows[1:])
-    reference = [json.loads(line) for line in (folder / "a1_reference.jsonl").read_text().splitlines()]
-    assert set(reference[0]) <= {"item", "position", "task", "prompt", "response", "category", "query", "chunk"}
+    reference = [
+        json.loads(line) for line in (folder / "a1_reference.jsonl").read_text().splitlines()
+    ]
+    assert set(reference[0]) <= {
+        "item",
+        "position",
+        "task",
+        "prompt",
+        "response",
+        "category",
+        "query",
+        "chunk",
+    }
     tokens = {r[1] for r in rows[1:]}
     assert tokens <= {r["item"] for r in reference}
     manifest = json.loads((folder / "packet.json").read_text())
@@ -138,7 +150,14 @@ def test_leak_and_misplaced_rows_are_caught(mini, built, tmp_path: Path) -> None
 
 @pytest.mark.parametrize(
     ("cell", "safe"),
-    [("=HYPERLINK(\"x\")", "'=HYPERLINK(\"x\")"), ("+1", "'+1"), ("-2", "'-2"), ("@SUM(A1)", "'@SUM(A1)"), ("a1", "a1"), (None, "")],
+    [
+        ('=HYPERLINK("x")', '\'=HYPERLINK("x")'),
+        ("+1", "'+1"),
+        ("-2", "'-2"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("a1", "a1"),
+        (None, ""),
+    ],
 )
 def test_spreadsheet_formulas_are_neutralised(cell, safe) -> None:
     assert neutralise(cell) == safe

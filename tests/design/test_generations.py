@@ -16,7 +16,14 @@ def test_loads_items_and_quality_items(mini) -> None:
     assert items["role"].value_counts().to_dict() == {"item": 90, "attention": 3, "calibration": 2}
     first = items.iloc[0]
     assert first["item_id"] == "ans-000" and first["line"] == 1
-    assert set(first["record"]) == {"prompt", "response", "category", "condition", "model", "uncertainty"}
+    assert set(first["record"]) == {
+        "prompt",
+        "response",
+        "category",
+        "condition",
+        "model",
+        "uncertainty",
+    }
     assert items.set_index("item_id").at["cal-1", "expected"] == {"score": 5}
 
 
@@ -34,10 +41,16 @@ GOOD = json.dumps(mini_records()[0])
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("{not json", "gen.jsonl:2: not valid JSON: Expecting property name enclosed in double quotes"),
+        (
+            "{not json",
+            "gen.jsonl:2: not valid JSON: Expecting property name enclosed in double quotes",
+        ),
         ("[1, 2]", "gen.jsonl:2: expected a JSON object, got list"),
         ('{"task": "answer"}', "gen.jsonl:2: missing 'id'"),
-        ('{"id": "x", "task": "rank"}', "gen.jsonl:2: unknown task 'rank' (the study has answer, check)"),
+        (
+            '{"id": "x", "task": "rank"}',
+            "gen.jsonl:2: unknown task 'rank' (the study has answer, check)",
+        ),
         (
             json.dumps({**mini_records()[1], "judge": "pass"}),
             "gen.jsonl:2: key 'judge' is not declared in tasks.answer.shown or .hidden",

@@ -69,5 +69,7 @@ def test_stratified_sample_is_proportional_and_reproducible(mini) -> None:
         "category=data": 10,
     }
     assert first["sampled"].sum() == 60  # 30 of 60 answers, all 30 checks (n is per task)
-    other = routed_items(parse_study({**data, "design": {**data["design"], "seed": 8}}), generations)
+    other = routed_items(
+        parse_study({**data, "design": {**data["design"], "seed": 8}}), generations
+    )
     assert not np.array_equal(first["sampled"], other["sampled"])

@@ -10,6 +10,7 @@ import pytest
 
 from raterlab import warehouse
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
+from raterlab.ingest import store
 from raterlab.settings import Home
 
 SECRET = b"k" * 32
@@ -25,6 +26,7 @@ def issued(mini, tmp_path: Path):
     with warehouse.connect(home.warehouse) as con:
         warehouse.replace_study_rows(con, "staging.blinding_key", mini.name, key)
         warehouse.replace_study_rows(con, "raw.generations", mini.name, generations)
+        store.ensure_tables(con)
     return mini, home, key, generations
 
 

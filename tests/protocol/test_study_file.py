@@ -90,7 +90,10 @@ BROKEN = [
         _set("design.annotators", ["a1", "a1"]),
         ("design", "annotator ids must be unique"),
     ),
-    (_set("design.seed", "soon"), ("design.seed", "input should be a valid integer, unable to parse string as an integer")),
+    (
+        _set("design.seed", "soon"),
+        ("design.seed", "input should be a valid integer, unable to parse string as an integer"),
+    ),
     (_set("design.colour", "red"), ("design.colour", "is not a known setting here")),
     (
         _set("design.overlap", {"GOLD": 2}),
@@ -102,7 +105,10 @@ BROKEN = [
     ),
     (
         _set("routing.rules.1.when", {"field": "uncertainty", "gte": 0.5, "lt": 0.9}),
-        ("routing.rules[1].when", "give exactly one operator of equals, in, gte, gt, lte, lt, contains_any, not_contains_any (got ['gte', 'lt'])"),
+        (
+            "routing.rules[1].when",
+            "give exactly one operator of equals, in, gte, gt, lte, lt, contains_any, not_contains_any (got ['gte', 'lt'])",
+        ),
     ),
     (_set("slices", ["categroy"]), ("slices[0]", "refers to unknown item key 'categroy'")),
     (
@@ -115,22 +121,41 @@ BROKEN = [
     ),
     (
         _set("tasks.answer.fields.score.skip", {"reason": "score"}),
-        ("tasks.answer.fields.score.skip.reason", "must name a text field of this task, not 'score'"),
+        (
+            "tasks.answer.fields.score.skip.reason",
+            "must name a text field of this task, not 'score'",
+        ),
     ),
     (
         _set("tasks.answer.hidden", ["condition", "model", "uncertainty", "prompt"]),
         ("tasks.answer.hidden", "key 'prompt' is both shown and hidden"),
     ),
     (
-        _set("thresholds", {"pilot_gate": {"coefficient": "cohen_kappa", "min": 0.7, "fields": ["scor"]}}),
+        _set(
+            "thresholds",
+            {"pilot_gate": {"coefficient": "cohen_kappa", "min": 0.7, "fields": ["scor"]}},
+        ),
         ("thresholds.pilot_gate", "refers to unknown rating field 'scor'"),
     ),
     (
         _set("thresholds", {"minimums": [{"coefficient": "kappa", "min": 0.4}]}),
-        ("thresholds.minimums[0].coefficient", "input should be 'krippendorff_alpha', 'cohen_kappa', 'scott_pi', 'fleiss_kappa', 'conger_kappa', 'light_kappa', 'gwet_ac1', 'gwet_ac2', 'brennan_prediger', 'percent_agreement' or 'icc'"),
+        (
+            "thresholds.minimums[0].coefficient",
+            "input should be 'krippendorff_alpha', 'cohen_kappa', 'scott_pi', 'fleiss_kappa', 'conger_kappa', 'light_kappa', 'gwet_ac1', 'gwet_ac2', 'brennan_prediger', 'percent_agreement' or 'icc'",
+        ),
     ),
     (
-        _set("edge_cases", [{"task": "answer", "when": {"field": "response", "equals": ""}, "expect": {"score": 0}, "message": "m"}]),
+        _set(
+            "edge_cases",
+            [
+                {
+                    "task": "answer",
+                    "when": {"field": "response", "equals": ""},
+                    "expect": {"score": 0},
+                    "message": "m",
+                }
+            ],
+        ),
         ("edge_cases[0]", "expects 0 for 'score', which is outside its domain"),
     ),
     (
@@ -183,7 +208,9 @@ def test_file_level_errors(tmp_path: Path, mini_path: Path) -> None:
 
 def test_committed_json_schema_is_current() -> None:
     committed = json.loads((STUDIES / "study.schema.json").read_text())
-    assert committed == study_json_schema(), "run: raterlab study schema --out studies/study.schema.json"
+    assert committed == study_json_schema(), (
+        "run: raterlab study schema --out studies/study.schema.json"
+    )
 
 
 def test_bundled_files_declare_the_schema() -> None:

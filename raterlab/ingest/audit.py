@@ -1,0 +1,104 @@
+"""What the ingest checks look at: pending files, coverage of the assignment, and rule
+violations in accepted data (there must be none), plus the wide view per task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from raterlab.design.packets import template_columns
+from raterlab.ingest.cells import Cells
+from raterlab.ingest.read import ROW
+from raterlab.ingest.rules import TIME_COLUMN, task_rules
+from raterlab.protocol import ConfidenceField, Study
+
+
+def pending_files(inbox: Path) -> list[Path]:
+    """Files in a study's inbox folder (hidden and partial files excluded), oldest first."""
+    if not inbox.is_dir():
+        return []
+    files = [p for p in inbox.iterdir() if p.is_file() and not p.name.startswith((".", "~$"))]
+    return sorted(files, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def coverage(key: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
+    """Per annotator: assigned rows, rows returned in accepted files, and the share."""
+    assigned = key.groupby("annotator_id").size().rename("assigned")
+    returned = labels.drop_duplicates("token").groupby("annotator_id").size().rename("returned")
+    table = pd.concat([assigned, returned], axis=1).fillna(0).astype(int)
+    table["share"] = (table["returned"] / table["assigned"]).round(4)
+    return table.reset_index()
+
+
+def wide_text(study: Study, task: str, labels: pd.DataFrame) -> pd.DataFrame:
+    """Accepted labels of one task back in the shape of a returned file (text cells)."""
+    rows = labels[labels["task"] == task]
+    wide = rows.pivot_table(
+        index=["token", "annotator_id", "time_spent_s", "confidence"],
+        columns="field",
+        values="value",
+        aggfunc="first",
+        dropna=False,
+    ).reset_index()
+    wide = wide.rename(columns={"token": "item"})
+    confidence = [n for n, s in study.tasks[task].fields.items() if isinstance(s, ConfidenceField)]
+    for name in confidence:
+        wide[name] = wide["confidence"]
+    wide[TIME_COLUMN] = wide["time_spent_s"].map(lambda v: "" if pd.isna(v) else f"{v:g}")
+    for column in template_columns(study, task):
+        if column not in wide:
+            wide[column] = ""
+    wide = wide[template_columns(study, task)].fillna("").astype(str)
+    wide.insert(0, ROW, np.arange(len(wide)))
+    return wide
+
+
+def accepted_violations(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
+    """Rows of accepted data that break a rule of their task (should be none)."""
+    found = []
+    for task in study.tasks:
+        if not (labels["task"] == task).any():
+            continue
+        wide = wide_text(study, task, labels)
+        cells = Cells(wide)
+        for rule in task_rules(study, task):
+            bad = np.flatnonzero(~rule.valid(cells))
+            for i in bad[:20]:
+                found.append(
+                    {
+                        "task": task,
+                        "item": wide["item"].iat[i],
+                        "rule": rule.name,
+                        "column": rule.column,
+                        "message": rule.message,
+                    }
+                )
+    return pd.DataFrame(found, columns=["task", "item", "rule", "column", "message"])
+
+
+def create_wide_views(con: duckdb.DuckDBPyConnection, study: Study) -> list[str]:
+    """``gold.<study>__<task>``: one row per rating (item, annotator, copy), a column per field.
+
+    Study, task and field names are checked identifiers (``[a-z][a-z0-9_]*``), so they can
+    be written into the view's SQL; no value is.
+    """
+    names = []
+    for task_name, task in study.tasks.items():
+        fields = [n for n, s in task.fields.items() if not isinstance(s, ConfidenceField)]
+        view = f"gold.{study.name}__{task_name}"
+        columns = ", ".join(f"max(value) FILTER (WHERE field = '{f}') AS {f}" for f in fields)
+        con.execute(
+            f"""CREATE OR REPLACE VIEW {view} AS
+                SELECT item_id, annotator_id, kind, copy, round, batch,
+                       any_value(confidence) AS confidence,
+                       any_value(time_spent_s) AS time_spent_s, {columns},
+                       any_value(source_file) AS source_file
+                FROM gold.labels
+                WHERE study = '{study.name}' AND task = '{task_name}'
+                GROUP BY item_id, annotator_id, kind, copy, round, batch"""
+        )
+        names.append(view)
+    return names
