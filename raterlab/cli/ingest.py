@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from raterlab import warehouse
-from raterlab.ingest import NoPackets, check_file, ingest_file
+from raterlab.ingest import NoPackets, UnreadableFile, check_file, ingest_file
+from raterlab.ingest.imports import import_file
 from raterlab.ingest.report import markdown, report_dict
 from raterlab.ingest.store import sha256_of
 from raterlab.protocol import StudyError, load_study
@@ -23,6 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         parser.add_argument("--study", required=True, help="study name (a file in studies/)")
     validate.set_defaults(func=run_validate)
     ingest.set_defaults(func=run_ingest)
+    register_import(sub)
 
 
 def _study(name: str):
@@ -69,3 +71,40 @@ def run_ingest(args: argparse.Namespace) -> int:
     for earlier in result.superseded:
         print(f"  replaces the labels from {earlier}")
     return 1 if result.status == "rejected" else 0
+
+
+def register_import(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "import", help="load annotations collected elsewhere into a study (no packets)"
+    )
+    parser.add_argument("path", type=Path, help="CSV or JSONL: long (unit, rater, fields) or wide")
+    parser.add_argument("--study", required=True)
+    parser.add_argument("--task", help="the task the file answers (default: the study's only task)")
+    parser.add_argument("--unit", required=True, help="column holding the item id")
+    parser.add_argument("--rater", help="column holding the rater id (long files)")
+    parser.add_argument("--field", help="wide files: the field the rater columns hold")
+    parser.set_defaults(func=run_import)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    try:
+        study = _study(args.study)
+        task = args.task or (next(iter(study.tasks)) if len(study.tasks) == 1 else None)
+        if task not in study.tasks:
+            raise ValueError(f"name the task with --task (one of {', '.join(study.tasks)})")
+        home = Home.from_env()
+        with warehouse.connect(home.warehouse) as con:
+            result = import_file(
+                study, task, args.path, home, con, args.unit, args.rater, args.field
+            )
+    except (StudyError, ValueError, FileNotFoundError, UnreadableFile) as exc:
+        print(f"raterlab import: {exc}")
+        return 2
+    if result.status == "rejected":
+        report = report_dict(
+            args.path.name, study.name, result.sha256, "rejected", result.validation.issues
+        )
+        print(markdown(report), end="")
+        return 1
+    print(f"{result.file}: {result.status}, {result.n_labels} labels into {study.name}.{task}")
+    return 0

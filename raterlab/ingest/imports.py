@@ -1,0 +1,181 @@
+"""Importing annotations collected elsewhere into a study, without packets or batches.
+
+The file is long (a unit column, a rater column, a column per field) or wide for one field
+(a unit column and a column per rater). Units must be items of the study (``raw.generations``).
+The same rules as returned files apply to the fields the file has; ``time_spent_s`` is
+optional. Rows land in ``gold.labels`` with ``round = 'import'`` and ``batch = 'import:<file>'``,
+so importing a corrected file of the same name replaces the earlier import.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.design.packets import template_columns
+from raterlab.ingest import store
+from raterlab.ingest.cells import Cells
+from raterlab.ingest.labels import to_labels
+from raterlab.ingest.read import ROW, read_returned
+from raterlab.ingest.rules import TIME_COLUMN, task_rules
+from raterlab.ingest.run import IngestResult
+from raterlab.ingest.validate import ISSUE_COLUMNS, Validation, _issues, _one
+from raterlab.protocol import Study
+from raterlab.settings import Home
+
+
+def wide_to_long(frame: pd.DataFrame, unit: str, field: str) -> pd.DataFrame:
+    """A unit column plus one column per rater -> unit, rater, ``field`` (empty cells dropped)."""
+    raters = [c for c in frame.columns if c not in (unit, ROW)]
+    long = frame.melt(id_vars=[ROW, unit], value_vars=raters, var_name="rater", value_name=field)
+    return long[long[field].str.strip() != ""].reset_index(drop=True)
+
+
+def _rules_for_present(study: Study, task: str, present: set[str]):
+    """Rules of ``task`` that concern only columns the file has."""
+    return [r for r in task_rules(study, task) if r.column in present]
+
+
+def validate_import(
+    study: Study, task: str, frame: pd.DataFrame, items: set[str], file: str
+) -> Validation:
+    """Check imported rows: known units, no (unit, rater) twice, and the task's rules on the
+    fields present."""
+    fields = [f for f in study.tasks[task].fields if f in frame.columns]
+    if not fields:
+        issue = _one(file, "no_fields", f"the file has none of the fields of task {task}")
+        return Validation(file, study.name, task, frame, issue)
+    present = {"annotator_id", "item", *fields} | ({TIME_COLUMN} & set(frame.columns))
+    full = frame.copy()
+    for column in template_columns(study, task):
+        if column not in full:
+            full[column] = ""
+    cells = Cells(full)
+    rows = full[ROW].to_numpy()
+    parts = []
+    for rule in _rules_for_present(study, task, present):
+        bad = np.flatnonzero(~rule.valid(cells))
+        if len(bad):
+            values = full[rule.column].to_numpy()[bad]
+            parts.append(_issues(file, rows[bad], rule.column, rule.name, values, rule.message))
+    unknown = ~full["item"].str.strip().isin(items).to_numpy()
+    if unknown.any():
+        parts.append(
+            _issues(
+                file,
+                rows[unknown],
+                "item",
+                "unknown_unit",
+                full["item"].to_numpy()[unknown],
+                f"this unit is not an item of task {task} in study {study.name}",
+            )
+        )
+    twice = full.duplicated(["item", "annotator_id"]).to_numpy()
+    if twice.any():
+        parts.append(
+            _issues(
+                file,
+                rows[twice],
+                "item",
+                "duplicate_rating",
+                full["item"].to_numpy()[twice],
+                "this rater rated this unit more than once",
+            )
+        )
+    issues = (
+        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(ISSUE_COLUMNS))
+    )
+    joined = pd.DataFrame(
+        {
+            "token": None,
+            "item_id": full["item"].str.strip().to_numpy(),
+            "annotator_id": full["annotator_id"].str.strip().to_numpy(),
+            "kind": "item",
+            "copy": 0,
+            "round": "import",
+            "batch": f"import:{file}",
+            ROW: rows,
+        }
+    )
+    return Validation(file, study.name, task, full, issues, joined)
+
+
+def _labels(
+    study: Study, task: str, validation: Validation, source: dict, fields: list[str]
+) -> pd.DataFrame:
+    """Labels of the fields the file has; rows aligned by position (a wide file repeats rows)."""
+    frame = validation.frame.reset_index(drop=True)
+    joined = validation.rows.reset_index(drop=True)
+    original = frame[ROW].to_numpy()
+    frame[ROW] = joined[ROW] = np.arange(len(frame))
+    labels = to_labels(study, task, frame, joined, source)
+    labels["source_row"] = original[labels["source_row"].to_numpy()]
+    return labels[labels["field"].isin(fields)].reset_index(drop=True)
+
+
+def import_file(
+    study: Study,
+    task: str,
+    path: Path,
+    home: Home,
+    con: duckdb.DuckDBPyConnection,
+    unit: str,
+    rater: str | None,
+    field: str | None = None,
+) -> IngestResult:
+    """Validate and load one file of existing annotations: all of it or nothing, in one
+    transaction; the raw file is archived by content hash first."""
+    path = Path(path)
+    sha = store.sha256_of(path)
+    store.ensure_tables(con)
+    if store.known_outcome(con, study.name, sha) is not None:
+        return IngestResult(path.name, sha, "unchanged")
+    archived = store.archive(path, home.archive / study.name, sha)
+    frame = read_returned(archived)
+    for column in (unit, rater):
+        if column and column not in frame.columns:
+            known = ", ".join(frame.columns[1:])
+            raise ValueError(f"{path.name}: no column {column!r} (columns: {known})")
+    if rater is None:
+        if field is None:
+            raise ValueError("a wide file (no rater column) needs the field its cells hold")
+        frame = wide_to_long(frame, unit, field)
+        rater = "rater"
+    frame = frame.rename(columns={unit: "item", rater: "annotator_id"})
+    generations = warehouse.read_study_rows(con, "raw.generations", study.name)
+    items = set(generations.loc[generations["task"] == task, "item_id"])
+    validation = validate_import(study, task, frame, items, path.name)
+    if not validation.ok:
+        return IngestResult(path.name, sha, "rejected", validation)
+    now = datetime.now(UTC)
+    source = {"source_file": path.name, "source_sha256": sha, "ingested_at": now}
+    fields = [f for f in study.tasks[task].fields if f in frame.columns]
+    labels = _labels(study, task, validation, source, fields)
+    received = {
+        "study": study.name,
+        "sha256": sha,
+        "file": path.name,
+        "archived_path": str(archived),
+        "size_bytes": path.stat().st_size,
+        "received_at": now,
+    }
+    outcome = {
+        "file": path.name,
+        "task": task,
+        "status": "accepted",
+        "n_rows": len(frame),
+        "n_labels": len(labels),
+        "n_errors": 0,
+        "n_warnings": 0,
+        "packets": [f"import:{path.name}"],
+        "report": None,
+        "ingested_at": now,
+        "superseded_by": None,
+    }
+    superseded = store.commit_ingest(con, received, outcome, validation.issues, labels)
+    return IngestResult(path.name, sha, "accepted", validation, len(labels), None, superseded)
