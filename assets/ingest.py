@@ -11,6 +11,7 @@ from assets.design import main_packets, pilot_packets
 from assets.partitions import study_partitions
 from raterlab.ingest.audit import create_wide_views, pending_files
 from raterlab.ingest.run import Received, commit, receive, validate_received
+from raterlab.ingest.store import ensure_tables
 from raterlab.ingest.validate import Validation
 from resources import Raterlab
 
@@ -28,6 +29,7 @@ def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) 
     study = raterlab.study(context.partition_key)
     files = pending_files(raterlab.paths.inbox / study.name)
     with raterlab.warehouse() as con:
+        ensure_tables(con)
         received = [receive(study, path, raterlab.paths, con) for path in files]
     new = [r for r in received if not r.known]
     context.add_output_metadata({"files_in_inbox": len(files), "new_files": len(new)})
@@ -81,7 +83,7 @@ def labels(
         views = create_wide_views(con, study)
         total = con.execute(
             "SELECT count(*) FROM gold.labels WHERE study = ?", [study.name]
-        ).fetchone()[0]
+        ).fetchall()[0][0]
     written = pd.DataFrame(
         [(r.file, r.status, r.n_labels, r.n_warnings) for r in results],
         columns=["file", "status", "labels", "warnings"],

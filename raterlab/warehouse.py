@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
 
 SCHEMAS = ("raw", "staging", "gold")
 
@@ -68,10 +69,21 @@ def replace_study_rows(
     return len(data)
 
 
-def read_study_rows(con: duckdb.DuckDBPyConnection, table: str, study: str) -> pd.DataFrame:
-    """``study``'s rows of ``table``, without the ``study`` column."""
-    frame = con.execute(f"SELECT * FROM {table} WHERE study = ?", [study]).df()
-    return frame.drop(columns="study")
+_STRINGS = pd.StringDtype("pyarrow", na_value=float("nan"))
+
+
+def read_study_rows(
+    con: duckdb.DuckDBPyConnection, table: str, study: str, columns: str = "*"
+) -> pd.DataFrame:
+    """``study``'s rows of ``table`` (the ``columns`` listed, default all but ``study``).
+
+    Read through Arrow, with text kept in Arrow-backed string columns: several times faster
+    than converting every string to a Python object on large tables.
+    """
+    query = f"SELECT {columns} FROM {table} WHERE study = $study"
+    arrow = con.sql(query, params={"study": study}).to_arrow_table()
+    frame = arrow.to_pandas(types_mapper={pa.string(): _STRINGS, pa.large_string(): _STRINGS}.get)
+    return frame.drop(columns="study", errors="ignore")
 
 
 def decode_json(frame: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from raterlab import warehouse
 from raterlab.design.packets import template_columns
 from raterlab.ingest import store
 from raterlab.ingest.cells import Cells
-from raterlab.ingest.labels import to_labels
+from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW, read_returned
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
 from raterlab.ingest.run import IngestResult
@@ -107,15 +107,14 @@ def validate_import(
 
 def _labels(
     study: Study, task: str, validation: Validation, source: dict, fields: list[str]
-) -> pd.DataFrame:
+) -> Labels:
     """Labels of the fields the file has; rows aligned by position (a wide file repeats rows)."""
     frame = validation.frame.reset_index(drop=True)
     joined = validation.rows.reset_index(drop=True)
     original = frame[ROW].to_numpy()
     frame[ROW] = joined[ROW] = np.arange(len(frame))
-    labels = to_labels(study, task, frame, joined, source)
-    labels["source_row"] = original[labels["source_row"].to_numpy()]
-    return labels[labels["field"].isin(fields)].reset_index(drop=True)
+    labels = to_labels(study, task, frame, joined, source, fields)
+    return labels.with_source_rows(original[labels.table["source_row"].to_numpy()])
 
 
 def import_file(

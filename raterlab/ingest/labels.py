@@ -8,8 +8,11 @@ row's free-text fields (their text alone when the task has one text field, else
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from raterlab.ingest.cells import Cells
 from raterlab.ingest.read import ROW
@@ -47,37 +50,44 @@ LABEL_COLUMNS = (
 )
 
 
+def _canonical_number(values: pd.Series) -> pd.Series:
+    number = pd.to_numeric(values.str.strip(), errors="coerce")
+    return number.map(lambda v: None if pd.isna(v) else f"{v:.0f}")
+
+
+def _canonical_list(values: pd.Series) -> pd.Series:
+    return values.map(
+        lambda s: f"{LIST_SEPARATOR} ".join(p.strip() for p in s.split(LIST_SEPARATOR) if p.strip())
+    )
+
+
 def _normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
-    """Canonical text and numeric value of a field's cells (NaN numeric for non-numbers)."""
+    """Canonical text and numeric value of a field's cells (NaN numeric for non-numbers);
+    ``None`` text where the cell is empty."""
     spec = study.tasks[task].fields[name]
     text = cells.text(name)
     number = np.full(len(cells), np.nan)
-    skipped = cells.skipped(name) if spec.skip else np.zeros(len(cells), dtype=bool)
     if isinstance(spec, BinaryField):
         number = cells.binary(name)
+        text = np.where(np.isnan(number), text, np.where(number == 1, "1", "0"))
     elif isinstance(spec, LikertField):
         number = cells.number(name)
-    if isinstance(spec, BinaryField | LikertField):
-        with np.errstate(invalid="ignore"):
-            text = np.where(np.isnan(number), text, pd.Series(number).map(lambda v: f"{v:.0f}"))
+        canonical = cells.per_value("canonical_number", name, _canonical_number, object)
+        text = np.where(np.isnan(number), text, canonical)
     elif isinstance(spec, CategoricalField):
-        text = np.where(
-            pd.isna(cells.label(name, tuple(spec.labels))),
-            text,
-            cells.label(name, tuple(spec.labels)),
-        )
+        label = cells.label(name, tuple(spec.labels))
+        text = np.where(pd.isna(label), text, label)
     elif isinstance(spec, ListField):
-        text = (
-            pd.Series(text)
-            .map(
-                lambda s: f"{LIST_SEPARATOR} ".join(
-                    p.strip() for p in s.split(LIST_SEPARATOR) if p.strip()
-                )
-            )
-            .to_numpy(dtype=object)
+        text = cells.per_value("canonical_list", name, _canonical_list, object)
+    elif isinstance(spec, TextField):
+        text = cells.per_value(
+            "text_lf", name, lambda u: u.str.strip().str.replace("\r\n", "\n"), object
         )
-    text = np.where(skipped, "skip", text)
-    number = np.where(skipped, np.nan, number)
+    if spec.skip is not None:
+        skipped = cells.skipped(name)
+        text = np.where(skipped, "skip", text)
+        number = np.where(skipped, np.nan, number)
+    text = np.where(cells.empty(name), None, text)
     return text, number
 
 
@@ -86,54 +96,103 @@ def _notes(study: Study, task: str, cells: Cells) -> np.ndarray:
     if not texts:
         return np.full(len(cells), None, dtype=object)
     if len(texts) == 1:
-        values = pd.Series(cells.text(texts[0])).str.replace("\r\n", "\n")
-        return values.where(values != "", None).to_numpy(dtype=object)
-    frame = pd.DataFrame({n: cells.text(n) for n in texts})
+        return _normalised(study, task, texts[0], cells)[0]
+    frame = pd.DataFrame({n: _normalised(study, task, n, cells)[0] for n in texts})
     joined = frame.apply(
         lambda r: "\n".join(f"{n}: {v}" for n, v in r.items() if v) or None, axis=1
     )
     return joined.to_numpy(dtype=object)
 
 
+def value_column(field: str) -> str:
+    return f"value:{field}"
+
+
+def number_column(field: str) -> str:
+    return f"number:{field}"
+
+
+RATING_CONSTANTS = ("task", "source_file", "source_sha256", "ingested_at")
+"""Columns of a rating that are the same for every row of one file (bound as parameters)."""
+
+
+@dataclass
+class Labels:
+    """Accepted rows, one per rating, as an Arrow table ready for DuckDB.
+
+    Per rating: item, annotator, confidence, time spent, notes, kind, copy, round, batch,
+    token and source row; per field its canonical text (``value:<field>``) and number
+    (``number:<field>``). ``constants`` holds :data:`RATING_CONSTANTS`. The warehouse melts
+    the fields into long form as it inserts.
+    """
+
+    table: pa.Table
+    constants: dict
+    fields: list[str]
+
+    def __len__(self) -> int:
+        """Filled field values (the rows this adds to the long form)."""
+        return sum(
+            self.table[value_column(f)].length() - self.table[value_column(f)].null_count
+            for f in self.fields
+        )
+
+    def packets(self) -> pd.DataFrame:
+        """The (annotator, batch, task) packets these ratings answer."""
+        pairs = self.table.select(["annotator_id", "batch"]).group_by(["annotator_id", "batch"])
+        return pairs.aggregate([]).to_pandas().assign(task=self.constants["task"])
+
+    def with_source_rows(self, rows: np.ndarray) -> Labels:
+        index = self.table.schema.get_field_index("source_row")
+        table = self.table.set_column(index, "source_row", pa.array(rows))
+        return Labels(table, self.constants, self.fields)
+
+
+def _array(values: pd.Series) -> pa.Array:
+    return pa.array(values, from_pandas=True)
+
+
 def to_labels(
-    study: Study, task: str, frame: pd.DataFrame, joined: pd.DataFrame, source: dict
-) -> pd.DataFrame:
-    """Long-form labels for the rows of ``frame`` (validated text cells) that ``joined`` maps
-    to the sealed key. ``source`` gives ``source_file``, ``source_sha256``, ``ingested_at``."""
-    rows = frame.set_index(ROW).loc[joined[ROW]].reset_index()
+    study: Study,
+    task: str,
+    frame: pd.DataFrame,
+    joined: pd.DataFrame,
+    source: dict,
+    fields: list[str] | None = None,
+) -> Labels:
+    """Labels for the rows of ``frame`` (validated text cells) that ``joined`` maps to the
+    sealed key. ``source`` gives ``source_file``, ``source_sha256``, ``ingested_at``;
+    ``fields`` limits the fields kept (default: all but the confidence field)."""
+    position = pd.Index(frame[ROW].to_numpy()).get_indexer(joined[ROW].to_numpy())
+    rows = frame.iloc[position].reset_index(drop=True)
     cells = Cells(rows)
     spec = study.tasks[task]
     confidence = next((n for n, s in spec.fields.items() if isinstance(s, ConfidenceField)), None)
-    base = pd.DataFrame(
-        {
-            "task": task,
-            "item_id": joined["item_id"].to_numpy(),
-            "annotator_id": joined["annotator_id"].to_numpy(),
-            "confidence": cells.lower(confidence) if confidence else None,
-            "time_spent_s": cells.number(TIME_COLUMN),
-            "notes": _notes(study, task, cells),
-            "kind": joined["kind"].to_numpy(),
-            "copy": joined["copy"].to_numpy(),
-            "round": joined["round"].to_numpy(),
-            "batch": joined["batch"].to_numpy(),
-            "token": joined["token"].to_numpy(),
-            "source_row": rows[ROW].to_numpy(),
-        }
-    )
-    if confidence:
-        base["confidence"] = base["confidence"].replace("", None)
-    parts = []
-    for name, field_spec in spec.fields.items():
-        if isinstance(field_spec, ConfidenceField):
-            continue
+    n = len(rows)
+    columns = {
+        "item_id": _array(joined["item_id"]),
+        "annotator_id": _array(joined["annotator_id"]),
+        "confidence": pa.array(
+            pd.Series(_normalised(study, task, confidence, cells)[0]).str.lower()
+            if confidence
+            else [None] * n,
+            type=pa.string(),
+        ),
+        "time_spent_s": pa.array(
+            cells.number(TIME_COLUMN) if TIME_COLUMN in rows else np.full(n, np.nan),
+            from_pandas=True,
+        ),
+        "notes": pa.array(_notes(study, task, cells), type=pa.string()),
+        "kind": _array(joined["kind"]),
+        "copy": _array(joined["copy"]),
+        "round": _array(joined["round"]),
+        "batch": _array(joined["batch"]),
+        "token": pa.array(joined["token"], type=pa.string(), from_pandas=True),
+        "source_row": pa.array(rows[ROW].to_numpy()),
+    }
+    keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
+    for name in keep:
         text, number = _normalised(study, task, name, cells)
-        filled = ~cells.empty(name)
-        part = base[filled].copy()
-        part["field"] = name
-        part["value"] = text[filled]
-        part["value_num"] = number[filled]
-        parts.append(part)
-    labels = pd.concat(parts, ignore_index=True)
-    for column, value in source.items():
-        labels[column] = value
-    return labels[list(LABEL_COLUMNS)]
+        columns[value_column(name)] = pa.array(text, type=pa.string())
+        columns[number_column(name)] = pa.array(number, from_pandas=True)
+    return Labels(pa.table(columns), {"task": task, **source}, keep)

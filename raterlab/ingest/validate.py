@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from raterlab.design.packets import template_columns
 from raterlab.ingest.cells import Cells
@@ -70,11 +72,19 @@ def _empty() -> pd.DataFrame:
     return pd.DataFrame(columns=list(ISSUE_COLUMNS))
 
 
+def _lookup(key: pd.DataFrame, tokens: np.ndarray) -> np.ndarray:
+    """Row position in ``key`` of each token, -1 where unknown (Arrow's hash lookup)."""
+    found = pc.index_in(pa.array(tokens, type=pa.string()), value_set=pa.array(key["token"]))
+    return found.fill_null(-1).to_numpy()
+
+
 def _pick_task(study: Study, frame: pd.DataFrame, key: pd.DataFrame) -> str | None:
     """The task whose packets the file's tokens come from; by columns if no token is known."""
-    known = key.loc[key["token"].isin(frame["item"].str.strip()), "task"] if "item" in frame else []
-    if len(known):
-        return pd.Series(known).mode().iloc[0]
+    if "item" in frame:
+        sample = frame["item"].str.strip().to_numpy(dtype=object)[:1000]
+        found = _lookup(key, sample)
+        if (found >= 0).any():
+            return pd.Series(key["task"].to_numpy()[found[found >= 0]]).mode().iloc[0]
     columns = set(frame.columns)
     fitting = [t for t in study.tasks if set(template_columns(study, t)) <= columns]
     return fitting[0] if len(fitting) == 1 else None
@@ -124,11 +134,11 @@ def cross_check(
     Assigned rows of the packets the file answers that are missing make the return
     incomplete (a warning). Returns the issues and the rows joined to the key.
     """
-    tokens = frame["item"].str.strip()
-    annotators = frame["annotator_id"].str.strip()
+    tokens = frame["item"].str.strip().to_numpy(dtype=object)
+    annotators = frame["annotator_id"].str.strip().to_numpy(dtype=object)
     rows = frame[ROW].to_numpy()
-    by_token = key.set_index("token")
-    known = tokens.isin(by_token.index).to_numpy()
+    position = _lookup(key, tokens)
+    known = position >= 0
     parts = []
     if (~known).any():
         parts.append(
@@ -141,8 +151,7 @@ def cross_check(
                 "this item id is not in any packet of the study; was it changed?",
             )
         )
-    matched = by_token.reindex(tokens[known].to_numpy())
-    matched.index.name = "token"
+    matched = key.iloc[position[known]].reset_index(drop=True)
     wrong_task = (matched["task"] != task).to_numpy()
     if wrong_task.any():
         parts.append(
@@ -155,7 +164,7 @@ def cross_check(
                 f"this item belongs to another task's file, not {task}",
             )
         )
-    wrong_annotator = matched["annotator_id"].to_numpy() != annotators[known].to_numpy()
+    wrong_annotator = matched["annotator_id"].to_numpy() != annotators[known]
     if wrong_annotator.any():
         expected = matched["annotator_id"].to_numpy()[wrong_annotator]
         parts.append(
@@ -168,7 +177,7 @@ def cross_check(
                 [f"this item was assigned to {a}, not to this annotator" for a in expected],
             )
         )
-    twice = tokens.duplicated(keep="first").to_numpy()
+    twice = pd.Series(tokens).duplicated(keep="first").to_numpy()
     if twice.any():
         parts.append(
             _issues(
@@ -180,10 +189,13 @@ def cross_check(
                 "this item appears more than once in the file",
             )
         )
-    joined = matched.reset_index().assign(**{ROW: rows[known]})
+    joined = matched.assign(**{ROW: rows[known]})
     packets = joined[["annotator_id", "batch", "task"]].drop_duplicates()
     expected_rows = key.merge(packets, on=["annotator_id", "batch", "task"])
-    missing = expected_rows[~expected_rows["token"].isin(tokens)]
+    returned = pd.Index(pd.unique(tokens)).get_indexer(
+        expected_rows["token"].to_numpy(dtype=object)
+    )
+    missing = expected_rows[returned < 0]
     if len(missing):
         parts.append(
             _issues(
@@ -211,7 +223,9 @@ def edge_case_warnings(
     by_row = frame.set_index(ROW)
     parts = []
     for case in cases:
-        hits = joined[[case.when.matches(records.get(i, {})) for i in joined["item_id"]]]
+        items = joined["item_id"].unique()
+        matching = {i for i in items if case.when.matches(records.get(i, {}))}
+        hits = joined[joined["item_id"].isin(list(matching)).to_numpy()]
         for name, want in case.expect.items():
             values = by_row.loc[hits[ROW], name].str.strip()
             wrong = values[pd.to_numeric(values, errors="coerce") != want]

@@ -151,20 +151,19 @@ def test_crash_between_archive_and_commit_leaves_warehouse_consistent(
 ) -> None:
     study, home, _, _ = issued
     path = write(filled(home, "a1", "pilot", "answer"), tmp_path / "a1.csv")
-    real_insert = store._insert
+    real_insert = store.insert_labels
 
-    def crash_after_labels(con, table, frame):
-        real_insert(con, table, frame)
-        if table == "gold.labels":
-            raise OSError("disk full")
+    def crash_after_labels(con, study, labels):
+        real_insert(con, study, labels)
+        raise OSError("disk full")
 
-    monkeypatch.setattr(store, "_insert", crash_after_labels)
+    monkeypatch.setattr(store, "insert_labels", crash_after_labels)
     with pytest.raises(OSError):
         _ingest(study, home, path)
     assert _query(home, "SELECT count(*) AS n FROM gold.labels")["n"][0] == 0
     assert _query(home, "SELECT count(*) AS n FROM staging.ingests")["n"][0] == 0
     assert any((home.archive / "mini").iterdir())
-    monkeypatch.setattr(store, "_insert", real_insert)
+    monkeypatch.setattr(store, "insert_labels", real_insert)
     assert _ingest(study, home, path).status == "accepted"
     assert _query(home, "SELECT count(*) AS n FROM gold.labels")["n"][0] > 0
 
