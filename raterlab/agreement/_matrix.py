@@ -1,0 +1,254 @@
+"""Validation and coercion of a ratings matrix (rows = units, columns = raters).
+
+Every coefficient starts here: :func:`as_ratings` turns an array-like into integer category
+codes on a known scale, so the coefficients never see raw labels.
+
+Definitional choices made once for all coefficients:
+
+* Missing: ``None``, ``NaN``, ``pd.NA`` and the empty string. Units with no rating and raters
+  with no rating are dropped before anything is computed.
+* Scale: the declared ``categories`` in their declared order, or else the observed values in
+  natural order: numbers and numeric-looking strings compare as numbers (``"2" < "10"``) and
+  come before text labels, which compare as text. ``1``, ``1.0`` and ``"1"`` are one category.
+* Scores (used by weights, interval/ratio alpha, ICC and rank correlations): the numeric value
+  of each category when every category is numeric-looking; else, for declared text labels,
+  their position 1..q on the declared scale. Undeclared text labels have no order, so asking
+  for an order or a score raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["AgreementUndefined", "Ratings", "as_ratings"]
+
+# Largest value range mapped through a lookup table instead of a sort (integer ratings).
+_LOOKUP_RANGE = 1 << 20
+
+
+class AgreementUndefined(ValueError):
+    """The coefficient is undefined (0/0) for these ratings; the message says why."""
+
+
+Key = tuple[int, float | str]
+
+
+def natural_key(value: object) -> Key:
+    """Sort key: ``(0, number)`` for numbers and numeric-looking strings, else ``(1, text)``."""
+    if isinstance(value, numbers.Real):
+        return (0, float(value))
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return (1, value)
+        return (0, number) if math.isfinite(number) else (1, value)
+    return (1, str(value))
+
+
+def _label(value: object) -> object:
+    """A readable label: integral floats become ints (``3.0`` -> ``3``)."""
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        return int(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """A validated ratings matrix.
+
+    ``codes[i, j]`` is the index in ``categories`` of rater ``j``'s rating of unit ``i``,
+    or -1 when missing. ``scores`` holds a number per category (see module docstring), or is
+    ``None`` for undeclared text labels.
+    """
+
+    codes: np.ndarray
+    categories: tuple[object, ...]
+    scores: np.ndarray | None
+    raters: pd.Index
+
+    @property
+    def n_units(self) -> int:
+        return self.codes.shape[0]
+
+    @property
+    def n_raters(self) -> int:
+        return self.codes.shape[1]
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    @cached_property
+    def rated(self) -> np.ndarray:
+        """Number of ratings of each unit."""
+        return _row_counts(self.codes >= 0)
+
+    def scale_scores(self, purpose: str) -> np.ndarray:
+        """Scores of the categories, or a ``ValueError`` naming ``purpose`` if there are none."""
+        if self.scores is None:
+            raise ValueError(
+                f"{purpose} needs ordered categories, but the ratings are text labels "
+                f"({', '.join(map(repr, self.categories[:5]))}) with no declared order; "
+                "declare them in scale order (categories=[...]; raterlab agree --categories)."
+            )
+        return self.scores
+
+    def count_matrix(self) -> np.ndarray:
+        """``(n_units, n_categories)`` matrix of how many raters put each unit in each category."""
+        flat = np.bincount(
+            self._cell_keys().ravel(), minlength=self.n_units * self.n_categories + 1
+        )
+        return flat[:-1].reshape(self.n_units, self.n_categories).astype(float)
+
+    def unit_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sparse form of :meth:`count_matrix`: ``(unit, category, count)`` for nonzero counts.
+
+        Sorted by unit then category; its size is independent of the number of categories.
+        """
+        keys, counts = np.unique(self._cell_keys(), return_counts=True)
+        keep = keys < self.n_units * self.n_categories
+        unit, category = np.divmod(keys[keep], self.n_categories)
+        return unit, category, counts[keep].astype(float)
+
+    def _cell_keys(self) -> np.ndarray:
+        """``unit * q + category`` per rating; missing ratings get the key ``n_units * q``."""
+        q = self.n_categories
+        keys = np.arange(self.n_units)[:, None] * q + self.codes
+        return np.where(self.codes >= 0, keys, self.n_units * q)
+
+    def require_raters(self, coefficient: str) -> None:
+        if self.n_raters < 2:
+            raise AgreementUndefined(
+                f"{coefficient} needs ratings from at least two raters; "
+                f"these ratings have {self.n_raters} rater(s) with any rating."
+            )
+
+    def require_categories(self, coefficient: str, codes: np.ndarray) -> None:
+        """Raise unless ``codes`` hold at least two distinct categories (else chance = 1)."""
+        observed = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=self.n_categories))
+        if observed.size < 2:
+            only = repr(self.categories[observed[0]]) if observed.size else "none"
+            raise AgreementUndefined(
+                f"{coefficient} is undefined: only one category ({only}) was used, so the "
+                "agreement expected by chance is 1 and the coefficient is 0/0. "
+                "Report percent agreement instead."
+            )
+
+
+def _row_counts(mask: np.ndarray) -> np.ndarray:
+    """``mask.sum(axis=1)`` as a matrix product (row reductions over few columns are slow)."""
+    return mask.view(np.uint8) @ np.ones(mask.shape[1], dtype=np.int64)
+
+
+def _frame_values(frame: pd.DataFrame) -> np.ndarray:
+    if all(
+        pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+        for dtype in frame.dtypes
+    ):
+        return frame.to_numpy(dtype=float, na_value=np.nan)
+    return frame.to_numpy(dtype=object)
+
+
+def _numeric_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and sorted distinct values of a 1-D float array (no NaN)."""
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    low, high = values.min(), values.max()
+    if high - low < _LOOKUP_RANGE and np.array_equal(values, np.round(values)):
+        offsets = (values - low).astype(np.int64)
+        present = np.bincount(offsets) > 0
+        lookup = np.cumsum(present) - 1
+        return lookup[offsets], low + np.flatnonzero(present)
+    distinct, codes = np.unique(values, return_inverse=True)
+    return codes.astype(np.int64), distinct
+
+
+def _declared_scale(categories: Sequence[object]) -> tuple[list[Key], np.ndarray]:
+    keys = [natural_key(c) for c in categories]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"categories contain duplicates: {list(categories)!r}")
+    if all(kind == 0 for kind, _ in keys):
+        scores = np.array([value for _, value in keys], dtype=float)
+    else:
+        scores = np.arange(1, len(keys) + 1, dtype=float)
+    return keys, scores
+
+
+def _map_to_scale(value_keys: list[Key], scale_keys: list[Key]) -> np.ndarray:
+    position = {key: i for i, key in enumerate(scale_keys)}
+    unknown = [key[1] for key in value_keys if key not in position]
+    if unknown:
+        raise ValueError(
+            f"ratings contain values not among the declared categories: {unknown[:5]!r}"
+        )
+    return np.array([position[key] for key in value_keys], dtype=np.int64)
+
+
+def as_ratings(ratings: object, categories: Sequence[object] | None = None) -> Ratings:
+    """Validate a units x raters matrix and code it on its scale (see module docstring)."""
+    if isinstance(ratings, Ratings):
+        return ratings
+    values = _frame_values(ratings) if isinstance(ratings, pd.DataFrame) else np.asarray(ratings)
+    if values.ndim != 2:
+        raise ValueError(
+            f"ratings must be a 2-D units x raters matrix; got an array of shape {values.shape}"
+        )
+    raters = (
+        ratings.columns if isinstance(ratings, pd.DataFrame) else pd.RangeIndex(values.shape[1])
+    )
+
+    numeric = values.dtype.kind in "biuf"
+    if numeric:
+        values = np.asarray(values, dtype=float)
+        missing = np.isnan(values)
+    else:
+        values = values.astype(object)
+        missing = pd.isna(values) | (values == "")
+
+    keep_units = _row_counts(missing) < missing.shape[1]
+    keep_raters = ~missing.all(axis=0)
+    if not (keep_units.all() and keep_raters.all()):
+        values = values[np.ix_(keep_units, keep_raters)]
+        missing = missing[np.ix_(keep_units, keep_raters)]
+        raters = raters[keep_raters]
+    present = values[~missing]
+
+    if numeric and categories is None:
+        codes, distinct = _numeric_codes(present)
+        scale = tuple(_label(v) for v in distinct)
+        scores: np.ndarray | None = distinct
+    else:
+        try:
+            value_codes, uniques = pd.factorize(pd.Series(present, dtype=object), sort=False)
+        except TypeError as error:
+            raise ValueError(
+                "ratings cells must be single labels; cells holding lists or sets are "
+                "multilabel, use category_agreement()"
+            ) from error
+        value_keys = [natural_key(u) for u in uniques]
+        if categories is not None:
+            scale_keys, scores = _declared_scale(categories)
+            scale = tuple(categories)
+        else:
+            scale_keys = sorted(set(value_keys))
+            first = {}
+            for key, unique in zip(value_keys, uniques, strict=True):
+                first.setdefault(key, unique)
+            scale = tuple(_label(first[key]) for key in scale_keys)
+            numeric_scale = all(kind == 0 for kind, _ in scale_keys)
+            scores = np.array([v for _, v in scale_keys], dtype=float) if numeric_scale else None
+        codes = _map_to_scale(value_keys, scale_keys)[value_codes]
+
+    matrix = np.full(values.shape, -1, dtype=np.int64)
+    matrix[~missing] = codes
+    return Ratings(codes=matrix, categories=scale, scores=scores, raters=raters)
