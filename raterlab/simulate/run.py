@@ -1,0 +1,389 @@
+"""Simulated annotators over a study's outbox: fill the packets, drop the returns in the inbox,
+and write down everything that was planted.
+
+A return lands in ``$RATERLAB_HOME/inbox/<study>/<annotator>__<batch>__<template name>``.
+What was planted goes to the warehouse (one study's rows replaced per run) and to
+``$RATERLAB_HOME/simulations/<study>/planted.json``:
+
+``staging.sim_truth``     study, item_id, task, role, field, value (text), value_num (double,
+                          null for labels), source (latent, hint, edge_case, expected, constraint)
+``staging.sim_profiles``  study, annotator_id, profile, parameters (JSON text)
+``staging.sim_files``     study, file, annotator_id, round, batch, task, profile, n_rows,
+                          n_attention, n_attention_failed, variants (JSON list), mistakes (JSON
+                          list of {row, column, kind, value, ...}), sha256, seed, template,
+                          corrected
+
+A file with a planted mistake also gets its corrected version (what the annotator would send
+after hearing back) under ``simulations/<study>/corrected/``; ``corrected`` names it.
+
+The simulator is a lab tool: it reads the sealed key and the generations to know which item
+is behind each token. Every random choice is seeded by ``(design.seed, seed)`` and the thing it
+is about (item, annotator, file), so the same seed gives the same bytes, packet by packet.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.design.packets import template_name
+from raterlab.protocol import Study
+from raterlab.settings import Home
+from raterlab.simulate.fill import TemplateRow, fill_file
+from raterlab.simulate.profiles import Profile, assign_profiles, profile_frame_rows
+from raterlab.simulate.seeding import rng_for
+from raterlab.simulate.truth import Truth, draw_truth
+from raterlab.simulate.variants import FileKey, FilePlan, plan_files, plant_mistake, to_csv
+
+ROUNDS = ("pilot", "main", "all")
+SIM_FILES_COLUMNS = (
+    "file",
+    "annotator_id",
+    "round",
+    "batch",
+    "task",
+    "profile",
+    "n_rows",
+    "n_attention",
+    "n_attention_failed",
+    "variants",
+    "mistakes",
+    "sha256",
+    "seed",
+    "template",
+    "corrected",
+)
+INT_COLUMNS = ("n_rows", "n_attention", "n_attention_failed", "seed")
+TABLES = ("staging.sim_truth", "staging.sim_profiles", "staging.sim_files")
+
+Progress = Callable[[int, int], None]
+
+
+class SimulationError(RuntimeError):
+    """The study cannot be simulated as asked (no packets yet, mixed seeds...)."""
+
+
+@dataclass
+class Summary:
+    """What one run did."""
+
+    study: str
+    seed: int
+    written: pd.DataFrame
+    """This run's rows of ``staging.sim_files``."""
+    already_returned: int
+    not_in_outbox: int
+    profiles: dict[str, str]
+    truth_rows: int
+    planted: Path
+
+    @property
+    def rows(self) -> int:
+        return int(self.written["n_rows"].sum()) if not self.written.empty else 0
+
+    @property
+    def mistakes(self) -> list[dict]:
+        return [m for text in self.written["mistakes"] for m in json.loads(text)]
+
+
+def returned_name(annotator: str, batch: str, template: str) -> str:
+    """File name of a return in the inbox (unique per packet and task)."""
+    return f"{annotator}__{batch}__{template}"
+
+
+def simulations_dir(home: Home, study: str) -> Path:
+    return home.root / "simulations" / study
+
+
+def _read(con: duckdb.DuckDBPyConnection, table: str, study: str) -> pd.DataFrame | None:
+    try:
+        return warehouse.read_study_rows(con, table, study)
+    except duckdb.CatalogException:
+        return None
+
+
+def load_inputs(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The sealed key and the generations of ``study`` from the warehouse."""
+    key = _read(con, "staging.blinding_key", study.name)
+    generations = _read(con, "raw.generations", study.name)
+    if key is None or key.empty or generations is None or generations.empty:
+        raise SimulationError(
+            f"no sealed key for study {study.name!r} in the warehouse: run the annotation job "
+            "first (make demo)"
+        )
+    return key, warehouse.decode_json(generations, ("record", "expected"))
+
+
+def _text_lengths(study: Study, generations: pd.DataFrame) -> dict[str, int]:
+    return {
+        str(item_id): sum(len(str(record.get(k, ""))) for k in study.tasks[task].shown)
+        for item_id, task, record in zip(
+            generations["item_id"], generations["task"], generations["record"], strict=True
+        )
+    }
+
+
+def _template_tokens(path: Path) -> tuple[list[str], list[str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        at = header.index("item")
+        return header, [row[at] for row in reader if row]
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+@dataclass
+class _Context:
+    study: Study
+    home: Home
+    seed: tuple[int, ...]
+    truth: Truth
+    profiles: dict[str, Profile]
+    by_token: dict[str, tuple[str, str, int]]
+    text_length: dict[str, int]
+
+
+def _simulate_file(ctx: _Context, key: FileKey, plan: FilePlan, template: Path) -> dict:
+    """Fill one template, write the return (and its corrected version), describe it."""
+    study = ctx.study
+    columns, tokens = _template_tokens(template)
+    rows = []
+    for tok in tokens:
+        if tok not in ctx.by_token:
+            raise SimulationError(f"{template}: token {tok!r} is not in the sealed key")
+        item_id, kind, copy = ctx.by_token[tok]
+        rows.append(TemplateRow(tok, item_id, kind, copy, ctx.text_length.get(item_id, 0)))
+    profile = (
+        ctx.profiles.get(key.annotator_id)
+        or assign_profiles([key.annotator_id], ctx.seed)[key.annotator_id]
+    )
+    parts = (key.annotator_id, key.batch, key.task)
+    filled = fill_file(
+        study,
+        key.task,
+        key.annotator_id,
+        rows,
+        ctx.truth.items,
+        profile,
+        rng_for(ctx.seed, "file", *parts),
+    )
+    cells = [f.cells for f in filled]
+    name = returned_name(key.annotator_id, key.batch, template.name)
+    mistakes = []
+    corrected = ""
+    if plan.mistake:
+        clean = to_csv(
+            study, key.task, columns, cells, plan.variants, rng_for(ctx.seed, "variants", *parts)
+        )
+        corrected_path = simulations_dir(ctx.home, study.name) / "corrected" / name
+        _write_atomic(corrected_path, clean)
+        corrected = str(corrected_path.relative_to(ctx.home.root))
+        cells, record = plant_mistake(
+            study,
+            key.task,
+            plan.mistake,
+            cells,
+            [r.kind for r in rows],
+            rng_for(ctx.seed, "mistake", *parts),
+        )
+        mistakes.append(record)
+    data = to_csv(
+        study, key.task, columns, cells, plan.variants, rng_for(ctx.seed, "variants", *parts)
+    )
+    _write_atomic(ctx.home.inbox / study.name / name, data)
+    return {
+        "file": name,
+        "annotator_id": key.annotator_id,
+        "round": key.round,
+        "batch": key.batch,
+        "task": key.task,
+        "profile": profile.name,
+        "n_rows": len(cells),
+        "n_attention": sum(r.kind == "attention" for r in rows),
+        "n_attention_failed": sum(f.attention_failed for f in filled),
+        "variants": json.dumps(list(plan.variants)),
+        "mistakes": json.dumps(mistakes, ensure_ascii=False),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "seed": ctx.seed[1],
+        "template": str(template.relative_to(ctx.home.outbox)),
+        "corrected": corrected,
+    }
+
+
+def _file_keys(key: pd.DataFrame) -> list[FileKey]:
+    packets = key[["annotator_id", "batch", "task", "round"]].drop_duplicates()
+    return sorted(FileKey(*row) for row in packets.itertuples(index=False))
+
+
+def _forget(home: Home, study: str, previous: pd.DataFrame) -> None:
+    """Remove earlier simulated returns (and corrected copies) listed in ``previous``."""
+    for file, corrected in zip(previous["file"], previous["corrected"], strict=True):
+        (home.inbox / study / file).unlink(missing_ok=True)
+        if corrected:
+            (home.root / corrected).unlink(missing_ok=True)
+
+
+def simulate(
+    study: Study,
+    home: Home,
+    *,
+    round: str = "all",
+    seed: int = 0,
+    clean: bool = False,
+    progress: Progress | None = None,
+) -> Summary:
+    """Fill the outbox packets of ``study`` (one round or all) as simulated annotators would.
+
+    Packets already returned (in the inbox, or listed in ``staging.sim_files``) are left
+    alone unless ``clean``, which first removes the earlier simulated returns of the round.
+    """
+    if round not in ROUNDS:
+        raise SimulationError(f"round must be one of {', '.join(ROUNDS)}, not {round!r}")
+    if seed < 0:
+        raise SimulationError("the seed must be zero or a positive integer")
+    full_seed = (study.design.seed, seed)
+    with warehouse.connect(home.warehouse) as con:
+        key, generations = load_inputs(con, study)
+        previous = _read(con, "staging.sim_files", study.name)
+        if previous is None:
+            previous = pd.DataFrame(columns=list(SIM_FILES_COLUMNS))
+        in_round = previous["round"].isin(["pilot", "main"] if round == "all" else [round])
+        if clean:
+            _forget(home, study.name, previous[in_round])
+            previous = previous[~in_round]
+        mixed = previous[previous["seed"] != seed]
+        if not mixed.empty:
+            raise SimulationError(
+                f"the inbox holds returns simulated with --seed {int(mixed['seed'].iloc[0])}; "
+                f"use that seed, or --clean (with --round all) to start over with {seed}"
+            )
+        truth = draw_truth(study, generations, full_seed)
+        profiles = assign_profiles(list(study.design.annotators), full_seed)
+        ctx = _Context(
+            study=study,
+            home=home,
+            seed=full_seed,
+            truth=truth,
+            profiles=profiles,
+            by_token={
+                t: (str(i), k, int(c))
+                for t, i, k, c in zip(
+                    key["token"], key["item_id"], key["kind"], key["copy"], strict=True
+                )
+            },
+            text_length=_text_lengths(study, generations),
+        )
+        plans = plan_files(study, _file_keys(key), full_seed)
+        done_files = set(previous["file"])
+        todo, already, missing = [], 0, 0
+        for file_key, plan in plans.items():
+            if round != "all" and file_key.round != round:
+                continue
+            packet = home.outbox / study.name / file_key.annotator_id / file_key.batch
+            template = packet / template_name(study, file_key.annotator_id, file_key.task)
+            name = returned_name(file_key.annotator_id, file_key.batch, template.name)
+            if not template.is_file():
+                missing += 1
+            elif not clean and (name in done_files or (home.inbox / study.name / name).exists()):
+                already += 1
+            else:
+                todo.append((file_key, plan, template))
+        written = []
+        for done, (file_key, plan, template) in enumerate(todo, start=1):
+            written.append(_simulate_file(ctx, file_key, plan, template))
+            if progress:
+                progress(done, len(todo))
+        new = pd.DataFrame(written, columns=list(SIM_FILES_COLUMNS))
+        kept = previous[~previous["file"].isin(new["file"])]
+        files = pd.concat([kept, new], ignore_index=True) if not kept.empty else new
+        files = files.sort_values("file", kind="stable").reset_index(drop=True)
+        files = files.astype(
+            {c: "int64" for c in INT_COLUMNS}
+            | {c: "string" for c in SIM_FILES_COLUMNS if c not in INT_COLUMNS}
+        )
+        truth_frame = truth.frame()
+        profile_frame = pd.DataFrame(
+            [
+                {**r, "parameters": json.dumps(r["parameters"], sort_keys=True)}
+                for r in profile_frame_rows(profiles)
+            ],
+            columns=["annotator_id", "profile", "parameters"],
+        )
+        warehouse.replace_study_rows(con, "staging.sim_truth", study.name, truth_frame)
+        warehouse.replace_study_rows(con, "staging.sim_profiles", study.name, profile_frame)
+        warehouse.replace_study_rows(con, "staging.sim_files", study.name, files)
+    planted = write_planted(home, study, seed, truth, profiles, files)
+    return Summary(
+        study=study.name,
+        seed=seed,
+        written=new,
+        already_returned=already,
+        not_in_outbox=missing,
+        profiles={a: p.name for a, p in profiles.items()},
+        truth_rows=len(truth_frame),
+        planted=planted,
+    )
+
+
+def write_planted(
+    home: Home,
+    study: Study,
+    seed: int,
+    truth: Truth,
+    profiles: dict[str, Profile],
+    files: pd.DataFrame,
+) -> Path:
+    """``simulations/<study>/planted.json``: the three tables plus the truth's item effects."""
+    truth_rows = [
+        {
+            "item_id": i,
+            "task": t.task,
+            "role": t.role,
+            "field": f,
+            "value": v,
+            "source": t.source[f],
+        }
+        for i, t in truth.items.items()
+        for f, v in t.values.items()
+    ]
+    file_rows = [
+        {
+            **row,
+            "variants": json.loads(row["variants"]),
+            "mistakes": json.loads(row["mistakes"]),
+        }
+        for row in files.to_dict(orient="records")
+    ]
+    for row in file_rows:
+        for column in INT_COLUMNS:
+            row[column] = int(row[column])
+    document = {
+        "study": study.name,
+        "study_seed": study.design.seed,
+        "seed": seed,
+        "profiles": profile_frame_rows(profiles),
+        "effects": truth.effects,
+        "binary_polarity": truth.polarity,
+        "hints": truth.hints,
+        "files": file_rows,
+        "truth": truth_rows,
+    }
+    path = simulations_dir(home, study.name) / "planted.json"
+    text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    _write_atomic(path, text.encode("utf-8"))
+    return path
