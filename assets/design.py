@@ -122,12 +122,12 @@ def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Ma
     return dg.MaterializeResult(metadata={"tokens": len(key)})
 
 
-def _packets_asset(round_name: str, description: str) -> dg.AssetsDefinition:
+def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDefinition:
     @dg.asset(
         name=f"{round_name}_packets",
         partitions_def=study_partitions,
         group_name=GROUP,
-        deps=[blinding_key],
+        deps=[blinding_key, *([gate] if gate else [])],
         kinds={"csv"},
         description=description,
     )
@@ -155,7 +155,9 @@ pilot_packets = _packets_asset(
 )
 main_packets = _packets_asset(
     "main",
-    "Main-round packets in the outbox: one folder per annotator and batch.",
+    "Main-round packets in the outbox: one folder per annotator and batch. They wait for the "
+    "pilot gate (a blocking check on pilot_agreement).",
+    gate=dg.AssetKey("pilot_agreement"),
 )
 
 design_assets = [

@@ -7,7 +7,7 @@ arrive); a file already ingested, by content, is skipped.
 import dagster as dg
 import pandas as pd
 
-from assets.design import main_packets, pilot_packets
+from assets.design import pilot_packets
 from assets.partitions import study_partitions
 from raterlab.ingest.audit import create_wide_views, pending_files
 from raterlab.ingest.run import Received, commit, receive, validate_received
@@ -21,7 +21,7 @@ GROUP = "ingest"
 @dg.asset(
     partitions_def=study_partitions,
     group_name=GROUP,
-    deps=[pilot_packets, main_packets],
+    deps=[pilot_packets],
     kinds={"csv"},
 )
 def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> list[Received]:

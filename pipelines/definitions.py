@@ -2,18 +2,22 @@
 
 import dagster as dg
 
+from assets.agreement import agreement_assets
 from assets.design import design_assets
 from assets.ingest import ingest_assets
+from checks.agreement import agreement_checks
 from checks.design import design_checks
 from checks.ingest import ingest_checks
-from pipelines.jobs import annotation_job, ingest_job, packets_job
+from pipelines.jobs import agreement_job, annotation_job, ingest_job, packets_job
+from pipelines.schedules import nightly_agreement
 from pipelines.sensors import inbox_sensor
 from resources import Raterlab
 
 defs = dg.Definitions(
-    assets=[*design_assets, *ingest_assets],
-    asset_checks=[*design_checks, *ingest_checks],
-    jobs=[annotation_job, packets_job, ingest_job],
+    assets=[*design_assets, *ingest_assets, *agreement_assets],
+    asset_checks=[*design_checks, *ingest_checks, *agreement_checks],
+    jobs=[annotation_job, packets_job, ingest_job, agreement_job],
+    schedules=[nightly_agreement],
     sensors=[inbox_sensor],
     resources={"raterlab": Raterlab()},
 )

@@ -1,5 +1,8 @@
-"""``make demo``: run the annotation job for every bundled study, then say where to look.
+"""``make demo``: the whole loop on every bundled study, with simulated annotators.
 
+For each study: packets go out; simulated annotators return the pilot; ingest (files with
+planted mistakes are quarantined, then their corrected versions resubmitted); the pilot gate
+decides whether the main round goes out; annotators return it; ingest and agreement again.
 Runs are recorded in the Dagster instance under ``$RATERLAB_HOME/dagster``, so ``make ui``
 shows them afterwards.
 """
@@ -7,6 +10,7 @@ shows them afterwards.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 
 import dagster as dg
@@ -15,9 +19,12 @@ from rich.progress import Progress
 from rich.table import Table
 
 from raterlab import warehouse
-from raterlab.settings import Home
+from raterlab.protocol import load_study
+from raterlab.settings import Home, studies_dir
+from raterlab.simulate import simulate
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+MAX_ROUNDS = 3
 
 
 def instance(home: Home) -> dg.DagsterInstance:
@@ -30,25 +37,90 @@ def instance(home: Home) -> dg.DagsterInstance:
     return dg.DagsterInstance.get()
 
 
+def resubmit_corrections(home: Home, study: str) -> int:
+    """Put the corrected versions of quarantined simulated files back in the inbox."""
+    corrected = home.root / "simulations" / study / "corrected"
+    moved = 0
+    for path in sorted(corrected.glob("*")) if corrected.is_dir() else []:
+        target = home.inbox / study / path.name.replace("__", "__fixed__", 1)
+        if not target.exists():
+            shutil.copyfile(path, target)
+            moved += 1
+    return moved
+
+
+def run_study(name: str, home: Home, job: dg.JobDefinition, progress: Progress, task) -> list[str]:
+    """Run the loop for one study; returns the notes to print (gate decisions, failures)."""
+    study = load_study(studies_dir() / f"{name}.yaml")
+    notes: list[str] = []
+
+    def run(step: str) -> None:
+        progress.update(task, description=f"{name}: {step}")
+        job.execute_in_process(
+            partition_key=name, instance=instance(home), run_config=QUIET, raise_on_error=False
+        )
+
+    run("packets")
+    for _ in range(MAX_ROUNDS):
+        summary = simulate(study, home)
+        if summary.written.empty:
+            break
+        run(f"ingest {len(summary.written)} returned file(s)")
+        if resubmit_corrections(home, name):
+            run("ingest corrected resubmissions")
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        gate = con.execute(
+            "SELECT message FROM staging.pilot_gate WHERE study = ?", [name]
+        ).fetchall()
+    if gate:
+        notes.append(f"{name}: {gate[0][0]}")
+    return notes
+
+
 def summary(home: Home) -> Table:
     table = Table(title="raterlab demo")
-    for column in ("study", "items", "pilot packets", "main packets", "packet rows"):
+    for column in (
+        "study",
+        "items",
+        "packets",
+        "files accepted",
+        "quarantined",
+        "ratings",
+        "agreement (overall)",
+    ):
         table.add_column(column)
     with warehouse.connect(home.warehouse, read_only=True) as con:
         rows = con.execute(
             """
-            SELECT r.study, count(*) AS items,
+            SELECT r.study, count(*) FILTER (WHERE r.sampled),
               (SELECT count(DISTINCT (annotator_id, batch)) FROM staging.blinding_key k
-                 WHERE k.study = r.study AND k.round = 'pilot') AS pilot,
-              (SELECT count(DISTINCT (annotator_id, batch)) FROM staging.blinding_key k
-                 WHERE k.study = r.study AND k.round = 'main') AS main,
-              (SELECT count(*) FROM staging.blinding_key k WHERE k.study = r.study) AS packet_rows
-            FROM staging.routed_items r WHERE r.sampled GROUP BY r.study ORDER BY r.study
+                 WHERE k.study = r.study),
+              (SELECT count(*) FROM staging.ingests i WHERE i.study = r.study
+                 AND i.status IN ('accepted', 'superseded')),
+              (SELECT count(*) FROM staging.ingests i WHERE i.study = r.study
+                 AND i.status = 'rejected'),
+              (SELECT count(*) FROM gold.ratings g WHERE g.study = r.study),
+              (SELECT string_agg(field || ' ' || coefficient || ' ' || round(estimate, 2), '; ')
+                 FROM (SELECT * FROM gold.agreement a WHERE a.study = r.study AND slice = 'all'
+                       AND coefficient = 'krippendorff_alpha' AND estimate IS NOT NULL
+                       ORDER BY task, field LIMIT 3))
+            FROM staging.routed_items r GROUP BY r.study ORDER BY r.study
             """
         ).fetchall()
     for row in rows:
-        table.add_row(*(str(v) for v in row))
+        table.add_row(*("" if v is None else str(v) for v in row))
     return table
+
+
+def quarantine_lines(home: Home) -> list[str]:
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        rows = con.execute(
+            """SELECT i.study, i.file, string_agg(DISTINCT x.rule || ' (' || x."column" || ')', ', ')
+               FROM staging.ingests i JOIN staging.ingest_issues x USING (study, sha256)
+               WHERE i.status = 'rejected' AND x.severity = 'error'
+               GROUP BY i.study, i.file ORDER BY 1, 2"""
+        ).fetchall()
+    return [f"{study}/{file}: {rules}" for study, file, rules in rows]
 
 
 def main() -> int:
@@ -58,24 +130,23 @@ def main() -> int:
     console = Console()
     job = defs.resolve_job_def("annotation_job")
     studies = job.partitions_def.get_partition_keys()
-    failed = []
+    notes: list[str] = []
     with Progress(console=console) as progress:
-        task = progress.add_task("running the annotation job", total=len(studies))
+        task = progress.add_task("demo", total=len(studies))
         for study in studies:
-            progress.update(task, description=f"{study}")
-            result = job.execute_in_process(
-                partition_key=study, instance=instance(home), run_config=QUIET, raise_on_error=False
-            )
-            if not result.success:
-                failed.append(study)
+            notes += run_study(study, home, job, progress, task)
             progress.advance(task)
     console.print(summary(home))
-    console.print(f"Packets:   {home.outbox}/<study>/<annotator>/<batch>/")
-    console.print(f"Warehouse: duckdb {home.warehouse}")
+    console.print("[bold]Pilot gates[/bold]")
+    for line in notes:
+        console.print(f"  {line}")
+    console.print("[bold]Quarantined files[/bold] (their corrected versions were resubmitted)")
+    for line in quarantine_lines(home):
+        console.print(f"  {line}")
+    console.print(f"Packets:    {home.outbox}/<study>/<annotator>/<batch>/")
+    console.print(f"Quarantine: {home.quarantine}/<study>/ (report.md, report.json, issues.csv)")
+    console.print(f"Warehouse:  duckdb {home.warehouse}   (tables gold.labels, gold.agreement ...)")
     console.print("Dagster UI with these runs: make ui")
-    if failed:
-        console.print(f"[red]failed: {', '.join(failed)}[/red]")
-        return 1
     return 0
 
 

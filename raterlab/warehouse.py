@@ -44,14 +44,33 @@ def _jsonable(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """Whether ``schema.name`` exists (as a table or a view)."""
+    schema, name = table.split(".")
+    found = (
+        con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE schema_name = ? AND table_name = ?",
+            [schema, name],
+        ).fetchall()[0][0]
+        or con.execute(
+            "SELECT count(*) FROM duckdb_views() WHERE schema_name = ? AND view_name = ?",
+            [schema, name],
+        ).fetchall()[0][0]
+    )
+    return bool(found)
+
+
 def replace_study_rows(
     con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame
 ) -> int:
     """Replace ``study``'s rows of ``table`` (``schema.name``) with ``frame``, in one transaction.
 
     ``frame`` gets a leading ``study`` column. The table is created from the frame's columns
-    on first write; later writes insert by column name.
+    on the first write that has rows (an empty frame carries no column types); later writes
+    insert by column name.
     """
+    if frame.empty and not table_exists(con, table):
+        return 0
     data = _jsonable(frame).assign(study=study)
     data = data[["study", *[c for c in data.columns if c != "study"]]]
     con.register("_incoming", data)
@@ -75,11 +94,14 @@ _STRINGS = pd.StringDtype("pyarrow", na_value=float("nan"))
 def read_study_rows(
     con: duckdb.DuckDBPyConnection, table: str, study: str, columns: str = "*"
 ) -> pd.DataFrame:
-    """``study``'s rows of ``table`` (the ``columns`` listed, default all but ``study``).
+    """``study``'s rows of ``table`` (the ``columns`` listed, default all but ``study``); an
+    empty frame when the table does not exist yet.
 
     Read through Arrow, with text kept in Arrow-backed string columns: several times faster
     than converting every string to a Python object on large tables.
     """
+    if not table_exists(con, table):
+        return pd.DataFrame()
     query = f"SELECT {columns} FROM {table} WHERE study = $study"
     arrow = con.sql(query, params={"study": study}).to_arrow_table()
     frame = arrow.to_pandas(types_mapper={pa.string(): _STRINGS, pa.large_string(): _STRINGS}.get)

@@ -36,14 +36,11 @@ def coverage(key: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
 def wide_text(study: Study, task: str, labels: pd.DataFrame) -> pd.DataFrame:
     """Accepted labels of one task back in the shape of a returned file (text cells)."""
     rows = labels[labels["task"] == task]
-    wide = rows.pivot_table(
-        index=["token", "annotator_id", "time_spent_s", "confidence"],
-        columns="field",
-        values="value",
-        aggfunc="first",
-        dropna=False,
-    ).reset_index()
-    wide = wide.rename(columns={"token": "item"})
+    wide = rows.pivot_table(index="rating_id", columns="field", values="value", aggfunc="first")
+    meta = rows.groupby("rating_id")[
+        ["token", "annotator_id", "time_spent_s", "confidence", "round"]
+    ].first()
+    wide = meta.join(wide).reset_index(drop=True).rename(columns={"token": "item"})
     confidence = [n for n, s in study.tasks[task].fields.items() if isinstance(s, ConfidenceField)]
     for name in confidence:
         wide[name] = wide["confidence"]
@@ -51,13 +48,22 @@ def wide_text(study: Study, task: str, labels: pd.DataFrame) -> pd.DataFrame:
     for column in template_columns(study, task):
         if column not in wide:
             wide[column] = ""
+    imported = (wide["round"] == "import").to_numpy()
     wide = wide[template_columns(study, task)].fillna("").astype(str)
     wide.insert(0, ROW, np.arange(len(wide)))
+    wide.attrs["imported"] = imported
     return wide
 
 
+FILE_COLUMNS = ("annotator_id", "item", TIME_COLUMN)
+"""Columns whose rules concern how a file was filled in, not the labels themselves."""
+
+
 def accepted_violations(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
-    """Rows of accepted data that break a rule of their task (should be none)."""
+    """Ratings in accepted data that break a rule of their task (there should be none).
+
+    Imported ratings may carry only some fields, so ``required`` is not applied to them.
+    """
     found = []
     for task in study.tasks:
         if not (labels["task"] == task).any():
@@ -65,8 +71,12 @@ def accepted_violations(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
         wide = wide_text(study, task, labels)
         cells = Cells(wide)
         for rule in task_rules(study, task):
-            bad = np.flatnonzero(~rule.valid(cells))
-            for i in bad[:20]:
+            if rule.column in FILE_COLUMNS:
+                continue
+            bad = ~rule.valid(cells)
+            if rule.name == "required":
+                bad &= ~wide.attrs["imported"]
+            for i in np.flatnonzero(bad)[:20]:
                 found.append(
                     {
                         "task": task,

@@ -46,17 +46,14 @@ class IngestResult:
 
 def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFrame, dict]:
     """The sealed key and the item records, which validation and unblinding need."""
-    try:
-        key = warehouse.read_study_rows(con, "staging.blinding_key", study.name)
-        generations = warehouse.decode_json(
-            warehouse.read_study_rows(con, "raw.generations", study.name), ("record",)
-        )
-    except duckdb.CatalogException:
-        key = pd.DataFrame()
+    key = warehouse.read_study_rows(con, "staging.blinding_key", study.name)
     if key.empty:
         raise NoPackets(
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )
+    generations = warehouse.decode_json(
+        warehouse.read_study_rows(con, "raw.generations", study.name), ("record",)
+    )
     return key, dict(zip(generations["item_id"], generations["record"], strict=True))
 
 

@@ -47,11 +47,12 @@ DDL = {
 }
 
 
+_VALUE_COLUMNS = ("field", "value", "value_num")
+_LABELS_SELECT = ", ".join(
+    f"{'v' if c in _VALUE_COLUMNS else 'r'}.{c}" for c in ("study", "rating_id", *LABEL_COLUMNS)
+)
 LABELS_VIEW = f"""
-    CREATE OR REPLACE VIEW gold.labels AS
-    SELECT r.study, {
-    ", ".join(f"{'v' if c in ('field', 'value', 'value_num') else 'r'}.{c}" for c in LABEL_COLUMNS)
-}
+    CREATE OR REPLACE VIEW gold.labels AS SELECT {_LABELS_SELECT}
     FROM gold.ratings r JOIN gold.rating_values v USING (study, rating_id)"""
 """``gold.labels``: the long form, one row per rating and field, with the rating's provenance."""
 

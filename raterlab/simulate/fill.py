@@ -98,13 +98,17 @@ def _ratings(
     """Rating answers of one row, and the fields that repair must not change."""
     values: dict[str, Any] = {}
     locked: set[str] = set()
+    known = [n for n in task.rating_fields if truth.source.get(n) == "expected"]
+    # A failed attention check gets one answer wrong (locked); the others stay repairable,
+    # so the row still satisfies the task's constraints.
+    failing = known[int(rng.integers(len(known)))] if fail_attention and known else None
     for name in task.rating_fields:
         spec = task.fields[name]
-        known = truth.source.get(name) == "expected"
-        if row.kind == "attention" and known:
+        if row.kind == "attention" and name in known:
             expected = truth.values[name]
-            values[name] = _wrong(spec, expected, rng) if fail_attention else expected
-            locked.add(name)
+            values[name] = _wrong(spec, expected, rng) if name == failing else expected
+            if name == failing or not fail_attention:
+                locked.add(name)
         elif first_copy is not None and first_copy.get(name) not in (None, SKIP_VALUE):
             values[name] = _wrong(spec, first_copy[name], rng)
         elif truth.source.get(name) == "edge_case" and rng.random() < profile.follows_guide:

@@ -105,10 +105,9 @@ def simulations_dir(home: Home, study: str) -> Path:
 
 
 def _read(con: duckdb.DuckDBPyConnection, table: str, study: str) -> pd.DataFrame | None:
-    try:
-        return warehouse.read_study_rows(con, table, study)
-    except duckdb.CatalogException:
-        return None
+    """The study's rows of ``table``, or ``None`` when it has none (or no such table)."""
+    frame = warehouse.read_study_rows(con, table, study)
+    return None if frame.empty else frame
 
 
 def load_inputs(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFrame, pd.DataFrame]:

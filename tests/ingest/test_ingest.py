@@ -12,6 +12,7 @@ import pytest
 
 from raterlab import warehouse
 from raterlab.ingest import ingest_file, store, task_schema
+from raterlab.ingest.audit import accepted_violations
 from raterlab.ingest.read import read_returned
 from raterlab.ingest.validate import evaluate
 from raterlab.protocol import parse_study
@@ -207,3 +208,23 @@ def test_pandera_schema_and_fast_path_agree(issued) -> None:
     pandera_pairs = {(int(i), c) for i, c in zip(cases["index"], cases["check"], strict=True)}
     assert fast_pairs == pandera_pairs
     assert len(fast_pairs) > 5
+
+
+def test_rule_check_on_accepted_labels_finds_real_violations_only(issued, tmp_path) -> None:
+    study, home, _, _ = issued
+    for task in ("answer", "check"):
+        _ingest(study, home, write(filled(home, "a1", "main-01", task), tmp_path / f"{task}.csv"))
+    with warehouse.connect(home.warehouse) as con:
+        labels = warehouse.read_study_rows(con, "gold.labels", "mini")
+        assert accepted_violations(study, labels).empty
+        # Corrupt one stored value behind the validator's back: sufficient=1, relevant=0.
+        rating = con.execute(
+            "SELECT rating_id FROM gold.ratings WHERE task = 'check' LIMIT 1"
+        ).fetchall()[0][0]
+        con.execute(
+            "UPDATE gold.rating_values SET value = CASE field WHEN 'sufficient' THEN '1' ELSE '0' END "
+            "WHERE rating_id = ?",
+            [rating],
+        )
+        found = accepted_violations(study, warehouse.read_study_rows(con, "gold.labels", "mini"))
+    assert found[["task", "rule", "column"]].values.tolist() == [["check", "constraint", "relevant"]]

@@ -1,0 +1,37 @@
+"""Checks on agreement: the pilot gate (blocking) and the study's minimums (warnings)."""
+
+import dagster as dg
+
+from assets.agreement import agreement, pilot_agreement
+from assets.design import _study_frame
+from resources import Raterlab
+
+
+@dg.asset_check(asset=pilot_agreement, blocking=True)
+def pilot_gate(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
+    """The main round goes out only when the pilot is complete and its agreement clears the
+    study's gate; until then this check fails and the main-round packets are not written."""
+    gate = _study_frame(raterlab, "staging.pilot_gate", context.partition_key).iloc[0]
+    return dg.AssetCheckResult(
+        passed=bool(gate["passed"]), metadata={"message": str(gate["message"])}
+    )
+
+
+@dg.asset_check(asset=agreement)
+def agreement_thresholds(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Every minimum the study declares (per field, or pooled per task), as a warning."""
+    results = _study_frame(raterlab, "staging.agreement_thresholds", context.partition_key)
+    if results.empty:
+        return dg.AssetCheckResult(passed=True, metadata={"note": "no ratings yet"})
+    failing = results[~results["passed"].astype(bool)]
+    table = results.round(3).to_markdown(index=False) if len(results) else "no thresholds"
+    return dg.AssetCheckResult(
+        passed=failing.empty,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"below_minimum": len(failing), "thresholds": dg.MetadataValue.md(table)},
+    )
+
+
+agreement_checks = [pilot_gate, agreement_thresholds]

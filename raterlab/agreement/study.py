@@ -1,0 +1,387 @@
+"""Agreement of a study's labels: per field and per slice, with intervals, bands, pairwise
+tables, agreement matrices, the study's thresholds and the pilot gate.
+
+Only ordinary ratings count (``kind == 'item'``, first copy): hidden duplicates, attention
+checks and calibration items measure raters, not items (see :mod:`raterlab.quality`).
+Skipped answers are missing. A slice is written ``key=value`` (``condition=A``,
+``round=pilot``); ``all`` is every item. Slice keys are the study's ``slices``: item keys
+(hidden or shown) or ``task``, ``tier``, ``round``, ``stratum``.
+
+The coefficient set follows the field type:
+
+- binary and categorical: percent agreement, Fleiss' kappa (Gwet's generalisation to any
+  number of ratings per unit), nominal alpha and Gwet's AC1; Cohen's kappa too when exactly
+  two raters rated every unit;
+- Likert: percent agreement, ordinal and interval alpha, Gwet's AC2 (quadratic weights),
+  ICC(1,1) and, with two fully crossed raters, quadratic-weighted Cohen's kappa. ICC(1,1) is
+  the one-way random model (Shrout & Fleiss 1979): with two annotators per item drawn from
+  a pool, each unit's first two ratings are its two columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+
+from raterlab.agreement.bands import apply_bands, landis_koch_band
+from raterlab.agreement.report import agreement_table
+from raterlab.agreement.tables import agreement_matrix
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol.study import Threshold
+
+AGREEMENT_COLUMNS = (
+    "task",
+    "field",
+    "slice",
+    "coefficient",
+    "level",
+    "estimate",
+    "se",
+    "ci_low",
+    "ci_high",
+    "n_units",
+    "n_raters",
+    "band",
+    "note",
+    "computed_at",
+)
+BUILTIN_KEYS = ("task", "tier", "round", "stratum")
+
+
+def ratings(labels: pd.DataFrame, items: pd.DataFrame) -> pd.DataFrame:
+    """Ordinary ratings with the item attributes slices need (one column per item key)."""
+    rows = labels[(labels["kind"] == "item") & (labels["copy"] == 0) & (labels["value"] != "skip")]
+    attributes = pd.DataFrame(list(items["record"]), index=items.index)
+    attributes = attributes.drop(columns=[c for c in attributes if c in items.columns])
+    items = pd.concat([items.drop(columns="record"), attributes], axis=1)
+    return rows.merge(items.drop(columns="task"), on="item_id", how="left")
+
+
+def rating_fields(study: Study) -> Iterator[tuple[str, str, object]]:
+    """(task, field, spec) of every rating field (binary, Likert, categorical)."""
+    for task_name, task in study.tasks.items():
+        for name in task.rating_fields:
+            yield task_name, name, task.fields[name]
+
+
+def field_matrix(rows: pd.DataFrame, task: str, field: str, spec: object) -> pd.DataFrame:
+    """Units x annotators for one field (numbers for binary and Likert, labels otherwise)."""
+    own = rows[(rows["task"] == task) & (rows["field"] == field)]
+    column = "value" if isinstance(spec, CategoricalField) else "value_num"
+    return own.pivot_table(index="item_id", columns="annotator_id", values=column, aggfunc="first")
+
+
+def _first_two(matrix: pd.DataFrame) -> pd.DataFrame:
+    """Each unit's first two ratings as two columns (for the one-way ICC)."""
+    values = matrix.to_numpy(dtype=float)
+    ordered = np.sort(np.where(np.isnan(values), np.inf, 0) + np.arange(values.shape[1]), axis=1)
+    picks = ordered[:, :2]
+    keep = np.isfinite(picks).all(axis=1)
+    rows = np.flatnonzero(keep)
+    cols = picks[keep].astype(int)
+    pair = values[rows[:, None], cols]
+    return pd.DataFrame(pair, index=matrix.index[keep], columns=["first", "second"])
+
+
+def _fully_crossed_pair(matrix: pd.DataFrame) -> bool:
+    return matrix.shape[1] == 2 and bool(matrix.notna().all(axis=1).mean() >= 0.9)
+
+
+def coefficient_set(spec: object, matrix: pd.DataFrame) -> tuple[str, list[str], list]:
+    """Level, coefficient specs for :func:`agreement_table`, and the declared categories."""
+    pair = _fully_crossed_pair(matrix)
+    if isinstance(spec, LikertField):
+        names = [
+            "percent_agreement",
+            "krippendorff_alpha:ordinal",
+            "krippendorff_alpha:interval",
+            "gwet_ac2:quadratic",
+        ]
+        names += ["cohen_kappa:quadratic"] if pair else []
+        return "ordinal", names, list(spec.domain())
+    names = ["percent_agreement", "fleiss_kappa", "krippendorff_alpha:nominal", "gwet_ac1"]
+    names += ["cohen_kappa"] if pair else []
+    categories = list(spec.domain()) if isinstance(spec, BinaryField | CategoricalField) else None
+    return "nominal", names, categories
+
+
+def _band(study: Study, value: float) -> str:
+    if pd.isna(value):
+        return ""
+    if study.thresholds.bands == "landis_koch":
+        return landis_koch_band(value)
+    return apply_bands(value, study.thresholds.bands)
+
+
+def _slices(study: Study, rows: pd.DataFrame) -> Iterator[tuple[str, pd.Series]]:
+    yield "all", pd.Series(True, index=rows.index)
+    keys = list(dict.fromkeys([*study.slices, "round"]))
+    for key in keys:
+        if key not in rows or key == "task":
+            continue
+        for value in sorted(rows[key].dropna().astype(str).unique()):
+            yield f"{key}={value}", rows[key].astype(str) == value
+
+
+@dataclass(frozen=True)
+class Interval:
+    n_resamples: int = 1000
+    seed: int = 0
+
+
+def field_agreement(
+    study: Study, rows: pd.DataFrame, interval: Interval | None = Interval()
+) -> pd.DataFrame:
+    """``gold.agreement`` rows: every rating field x slice x coefficient of its type."""
+    parts = []
+    ci = interval is not None
+    options = {"n_resamples": interval.n_resamples, "seed": interval.seed} if ci else {}
+    for slice_name, mask in _slices(study, rows):
+        subset = rows[mask]
+        for task, field, spec in rating_fields(study):
+            matrix = field_matrix(subset, task, field, spec)
+            if matrix.shape[0] < 2 or matrix.shape[1] < 2:
+                continue
+            level, names, categories = coefficient_set(spec, matrix)
+            table = agreement_table({field: matrix}, level, names, categories, ci=ci, **options)
+            if isinstance(spec, LikertField):
+                one_way = _first_two(matrix)
+                if len(one_way) >= 2:
+                    icc_row = agreement_table(
+                        {field: one_way}, "interval", ["icc:ICC(1,1)"], ci=ci, **options
+                    )
+                    table = pd.concat([table, icc_row], ignore_index=True)
+            table["level"] = [
+                _level_label(c, o, level)
+                for c, o in zip(table["coefficient"], table["options"], strict=True)
+            ]
+            parts.append(table.assign(task=task, slice=slice_name))
+    if not parts:
+        return pd.DataFrame(columns=list(AGREEMENT_COLUMNS))
+    out = pd.concat(parts, ignore_index=True)
+    out["band"] = out["estimate"].map(lambda v: _band(study, v))
+    out["computed_at"] = datetime.now(UTC)
+    return out[list(AGREEMENT_COLUMNS)]
+
+
+def _level_label(coefficient: str, options: str, level: str) -> str:
+    """What the coefficient was computed at: ``ordinal``, ``weights=quadratic``, ``ICC(1,1)``."""
+    if not options:
+        return level
+    return options.removeprefix("level=").removeprefix("kind=")
+
+
+def pooled_task_agreement(study: Study, rows: pd.DataFrame, threshold: Threshold) -> pd.DataFrame:
+    """A task's binary and categorical fields pooled (unit = item x field), one alpha per task:
+    the 'per task type' reading of a threshold (``per: task``)."""
+    out = []
+    for task_name, task in study.tasks.items():
+        fields = [f for f in (threshold.fields or task.rating_fields) if f in task.rating_fields]
+        own = rows[(rows["task"] == task_name) & rows["field"].isin(fields)]
+        if own.empty:
+            continue
+        own = own.assign(unit=own["item_id"] + "|" + own["field"])
+        matrix = own.pivot_table(
+            index="unit", columns="annotator_id", values="value", aggfunc="first"
+        )
+        level = threshold.level or "nominal"
+        spec = (
+            f"{threshold.coefficient}:{level}"
+            if threshold.coefficient == "krippendorff_alpha"
+            else threshold.coefficient
+        )
+        table = agreement_table({"(pooled)": matrix}, level, [spec])
+        out.append(table.assign(task=task_name))
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+
+
+def _matches(row: pd.Series, threshold: Threshold) -> bool:
+    if row["coefficient"] != threshold.coefficient:
+        return False
+    wanted = threshold.level or threshold.weights
+    if wanted is None:
+        return True
+    return row["level"] in (wanted, f"weights={wanted}")
+
+
+def threshold_results(study: Study, agreement: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """Each declared minimum against the main-round (or all) estimate it concerns."""
+    found = []
+    overall = agreement[agreement["slice"] == "all"]
+    for i, threshold in enumerate(study.thresholds.minimums):
+        name = f"thresholds.minimums[{i}]"
+        if threshold.per == "task":
+            for _, r in pooled_task_agreement(study, rows, threshold).iterrows():
+                found.append(
+                    _judge(name, threshold, r["task"], "(pooled)", r["estimate"], r["note"])
+                )
+            continue
+        for task, field, _ in rating_fields(study):
+            if threshold.fields and field not in threshold.fields:
+                continue
+            match = overall[(overall["task"] == task) & (overall["field"] == field)]
+            match = match[[_matches(r, threshold) for _, r in match.iterrows()]]
+            if match.empty:
+                found.append(
+                    _judge(
+                        name,
+                        threshold,
+                        task,
+                        field,
+                        np.nan,
+                        f"{threshold.coefficient} was not computed for this field",
+                    )
+                )
+            else:
+                r = match.iloc[0]
+                found.append(_judge(name, threshold, task, field, r["estimate"], r["note"]))
+    return pd.DataFrame(
+        found,
+        columns=[
+            "threshold",
+            "task",
+            "field",
+            "coefficient",
+            "estimate",
+            "minimum",
+            "passed",
+            "severity",
+            "note",
+        ],
+    )
+
+
+def _judge(
+    name: str, threshold: Threshold, task: str, field: str, estimate: float, note: str
+) -> dict:
+    if pd.isna(estimate):
+        passed = False
+    else:
+        passed = bool(estimate > threshold.min if threshold.strict else estimate >= threshold.min)
+    return {
+        "threshold": name,
+        "task": task,
+        "field": field,
+        "coefficient": threshold.coefficient,
+        "estimate": estimate,
+        "minimum": threshold.min,
+        "passed": passed,
+        "severity": threshold.severity,
+        "note": note,
+    }
+
+
+@dataclass(frozen=True)
+class Gate:
+    passed: bool
+    message: str
+    table: pd.DataFrame
+
+
+def pilot_gate(study: Study, rows: pd.DataFrame, expected_pilot_ratings: int) -> Gate:
+    """Whether the main round may go out: the pilot is complete and its agreement clears
+    ``thresholds.pilot_gate`` on every field it names (default: every rating field)."""
+    gate = study.thresholds.pilot_gate
+    if study.design.pilot is None or gate is None:
+        return Gate(True, "no pilot gate in this study", pd.DataFrame())
+    pilot = rows[rows["round"] == "pilot"]
+    returned = pilot.drop_duplicates(["item_id", "annotator_id", "task"]).shape[0]
+    if returned < expected_pilot_ratings:
+        return Gate(
+            False,
+            f"pilot incomplete: {returned} of {expected_pilot_ratings} ratings returned",
+            pd.DataFrame(),
+        )
+    table = field_agreement(study, pilot, interval=None)
+    table = table[table["slice"] == "all"]
+    results = []
+    for task, field, _ in rating_fields(study):
+        if gate.fields and field not in gate.fields:
+            continue
+        match = table[(table["task"] == task) & (table["field"] == field)]
+        match = match[[_matches(r, gate) for _, r in match.iterrows()]]
+        estimate = match["estimate"].iloc[0] if len(match) else np.nan
+        note = match["note"].iloc[0] if len(match) else f"{gate.coefficient} not computed"
+        results.append(_judge("thresholds.pilot_gate", gate, task, field, estimate, note))
+    frame = pd.DataFrame(results)
+    failing = frame[~frame["passed"]]
+    sign = ">" if gate.strict else ">="
+    if failing.empty:
+        return Gate(True, f"pilot {gate.coefficient} {sign} {gate.min} on every gated field", frame)
+    worst = failing.sort_values("estimate").iloc[0]
+    message = (
+        f"main round held back: pilot {gate.coefficient} on {worst['task']}.{worst['field']} "
+        f"is {worst['estimate']:.3f}, needs {sign} {gate.min}"
+    )
+    return Gate(False, message, frame)
+
+
+def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFrame:
+    """Every pair of annotators on every rating field: shared units, percent agreement and
+    Cohen's kappa (quadratic weights for Likert)."""
+    found = []
+    for task, field, spec in rating_fields(study):
+        matrix = field_matrix(rows, task, field, spec)
+        names = list(matrix.columns)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                pair = matrix[[a, b]].dropna()
+                if len(pair) < min_shared:
+                    continue
+                level, _, categories = coefficient_set(spec, matrix)
+                kappa = "cohen_kappa:quadratic" if level == "ordinal" else "cohen_kappa"
+                table = agreement_table(
+                    {field: pair}, level, ["percent_agreement", kappa], categories
+                )
+                found.append(
+                    {
+                        "task": task,
+                        "field": field,
+                        "rater_a": a,
+                        "rater_b": b,
+                        "n_units": len(pair),
+                        "percent_agreement": table["estimate"].iloc[0],
+                        "cohen_kappa": table["estimate"].iloc[1],
+                    }
+                )
+    return pd.DataFrame(
+        found,
+        columns=[
+            "task",
+            "field",
+            "rater_a",
+            "rater_b",
+            "n_units",
+            "percent_agreement",
+            "cohen_kappa",
+        ],
+    )
+
+
+def matrices(study: Study, rows: pd.DataFrame) -> pd.DataFrame:
+    """Agreement matrix of every rating field, all rater pairs pooled, in long form."""
+    found = []
+    for task, field, spec in rating_fields(study):
+        matrix = field_matrix(rows, task, field, spec)
+        if matrix.shape[1] < 2 or matrix.notna().sum(axis=1).max() < 2:
+            continue
+        table = agreement_matrix(matrix, list(spec.domain()))
+        long = table.stack().rename("count").reset_index()
+        long.columns = ["category_a", "category_b", "count"]
+        found.append(
+            long.assign(
+                task=task,
+                field=field,
+                category_a=long["category_a"].astype(str),
+                category_b=long["category_b"].astype(str),
+            )
+        )
+    if not found:
+        return pd.DataFrame(columns=["task", "field", "category_a", "category_b", "count"])
+    return pd.concat(found, ignore_index=True)[
+        ["task", "field", "category_a", "category_b", "count"]
+    ]
