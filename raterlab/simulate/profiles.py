@@ -13,14 +13,15 @@ A profile says how a rater departs from the latent truth:
                           from the first copy by 2+ Likert points / a flipped label
 ========================  =====================================================================
 
-Assignment rule (deterministic, from the order of ``design.annotators``): the panel starts
-with ``1 + (n - 1) // 4`` good raters (at least ``n - 4``); the remaining annotators, in list
+Assignment rule (deterministic, from the order of ``design.annotators``): a pair is two good
+raters (with two, agreement cannot show which one drifts); a larger panel starts with
+``1 + (n - 1) // 4`` good raters (at least ``n - 4``); the remaining annotators, in list
 order, take the problem profiles in the fixed priority order ``lenient, rushed, inconsistent,
 severe``. The failing profiles (rushed, inconsistent) never exceed half the panel, so at least
 half the annotators rate faithfully (good, or consistently shifted)::
 
     1 annotator:  good
-    2 annotators: good, lenient
+    2 annotators: good, good
     3 annotators: good, lenient, rushed
     4 annotators: good, lenient, rushed, inconsistent
     5 annotators: good, good, lenient, rushed, inconsistent
@@ -78,7 +79,7 @@ class Profile:
 
 BASE: dict[str, Profile] = {
     "good": Profile("good"),
-    "lenient": Profile("lenient", likert_bias=0.7, to_one=0.15, to_zero=0.01, follows_guide=0.9),
+    "lenient": Profile("lenient", likert_bias=0.6, to_one=0.12, to_zero=0.01, follows_guide=0.9),
     "severe": Profile("severe", likert_bias=-0.7, to_one=0.01, to_zero=0.15),
     "rushed": Profile(
         "rushed",
@@ -109,7 +110,7 @@ BASE: dict[str, Profile] = {
 
 def profile_names(n: int) -> list[str]:
     """Profile names for a panel of ``n`` annotators, in list order (see the module doc)."""
-    n_good = max(1 + (n - 1) // 4, n - len(PRIORITY))
+    n_good = n if n <= 2 else max(1 + (n - 1) // 4, n - len(PRIORITY))
     return ["good"] * n_good + list(PRIORITY[: n - n_good])
 
 

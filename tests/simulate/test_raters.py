@@ -30,7 +30,7 @@ def _scores(frame: pd.DataFrame) -> pd.DataFrame:
     ("n", "expected"),
     [
         (1, ["good"]),
-        (2, ["good", "lenient"]),
+        (2, ["good", "good"]),
         (3, ["good", "lenient", "rushed"]),
         (4, ["good", "lenient", "rushed", "inconsistent"]),
         (5, ["good", "good", "lenient", "rushed", "inconsistent"]),
