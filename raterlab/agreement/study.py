@@ -123,7 +123,8 @@ def _slices(study: Study, rows: pd.DataFrame) -> Iterator[tuple[str, pd.Series]]
     for key in keys:
         if key not in rows or key == "task":
             continue
-        for value in sorted(rows[key].dropna().astype(str).unique()):
+        values = rows[key].dropna().astype(str)
+        for value in sorted(set(values) - {""}):
             yield f"{key}={value}", rows[key].astype(str) == value
 
 

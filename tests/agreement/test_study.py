@@ -1,0 +1,208 @@
+"""Agreement of a study's labels: coefficient sets by field type, slices, thresholds, the
+pilot gate, pairwise tables and matrices, on constructed ratings with known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from raterlab.agreement import cohen_kappa, krippendorff_alpha
+from raterlab.agreement.study import (
+    field_agreement,
+    matrices,
+    pairwise,
+    pilot_gate,
+    threshold_results,
+)
+from raterlab.protocol import parse_study
+from tests.conftest import MINI_STUDY
+
+
+def _study(**changes):
+    data = {**MINI_STUDY, "slices": ["category"], **changes}
+    return parse_study(data)
+
+
+def _rows(scores: dict[str, list], relevant: dict[str, list], round_name="main") -> pd.DataFrame:
+    """Long ratings as ``raterlab.agreement.study.ratings`` returns them."""
+    out = []
+    for annotator, values in scores.items():
+        for i, v in enumerate(values):
+            if v is not None:
+                out.append(
+                    (
+                        "answer",
+                        f"ans-{i:03d}",
+                        annotator,
+                        "score",
+                        str(v),
+                        float(v),
+                        ["api", "security"][i % 2],
+                        round_name,
+                    )
+                )
+    for annotator, values in relevant.items():
+        for i, v in enumerate(values):
+            out.append(
+                ("check", f"chk-{i:03d}", annotator, "relevant", str(v), float(v), "", round_name)
+            )
+    return pd.DataFrame(
+        out,
+        columns=[
+            "task",
+            "item_id",
+            "annotator_id",
+            "field",
+            "value",
+            "value_num",
+            "category",
+            "round",
+        ],
+    )
+
+
+A = [1, 2, 3, 4, 5, 3, 2, 4, 5, 1, 2, 3]
+B = [1, 2, 3, 4, 4, 3, 2, 5, 5, 1, 3, 3]
+REL_A = [1, 0, 1, 1, 0, 1, 0, 0, 1, 1]
+REL_B = [1, 0, 1, 0, 0, 1, 0, 1, 1, 1]
+
+
+def test_coefficients_follow_the_field_type_and_match_the_library() -> None:
+    rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
+    table = field_agreement(_study(), rows, interval=None)
+    overall = table[table["slice"] == "all"]
+    likert = overall[overall["field"] == "score"].set_index(["coefficient", "level"])["estimate"]
+    binary = overall[overall["field"] == "relevant"].set_index(["coefficient", "level"])["estimate"]
+    assert set(likert.index) == {
+        ("percent_agreement", "ordinal"),
+        ("krippendorff_alpha", "ordinal"),
+        ("krippendorff_alpha", "interval"),
+        ("gwet_ac2", "weights=quadratic"),
+        ("cohen_kappa", "weights=quadratic"),
+        ("icc", "ICC(1,1)"),
+    }
+    assert set(binary.index) == {
+        ("percent_agreement", "nominal"),
+        ("fleiss_kappa", "nominal"),
+        ("krippendorff_alpha", "nominal"),
+        ("gwet_ac1", "nominal"),
+        ("cohen_kappa", "nominal"),
+    }
+    pair = np.array([A, B], dtype=float).T
+    assert likert[("cohen_kappa", "weights=quadratic")] == pytest.approx(
+        float(cohen_kappa(pair, weights="quadratic", categories=[1, 2, 3, 4, 5]))
+    )
+    assert likert[("krippendorff_alpha", "ordinal")] == pytest.approx(
+        float(krippendorff_alpha(pair, level="ordinal", categories=[1, 2, 3, 4, 5]))
+    )
+    assert binary[("percent_agreement", "nominal")] == pytest.approx(0.8)
+
+
+def test_slices_and_bands_and_intervals() -> None:
+    rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
+    table = field_agreement(_study(), rows)
+    assert set(table["slice"]) == {"all", "category=api", "category=security", "round=main"}
+    api = table[(table["slice"] == "category=api") & (table["field"] == "score")]
+    assert (api["n_units"] == 6).all()
+    alpha = table[
+        (table["slice"] == "all")
+        & (table["coefficient"] == "krippendorff_alpha")
+        & (table["field"] == "score")
+        & (table["level"] == "ordinal")
+    ].iloc[0]
+    assert alpha["ci_low"] <= alpha["estimate"] <= alpha["ci_high"]
+    assert alpha["band"] in {"almost perfect", "substantial"}
+
+
+def test_sparse_design_uses_multi_rater_coefficients_and_one_way_icc() -> None:
+    """Four annotators, two per item: no Cohen's kappa; ICC(1,1) on each unit's two ratings."""
+    scores = {
+        f"r{k}": [v if (i % 4) in (k, (k + 1) % 4) else None for i, v in enumerate(A * 2)]
+        for k in range(4)
+    }
+    table = field_agreement(_study(), _rows(scores, {}), interval=None)
+    score = table[(table["slice"] == "all") & (table["field"] == "score")]
+    assert "cohen_kappa" not in set(score["coefficient"])
+    icc_row = score[score["coefficient"] == "icc"].iloc[0]
+    assert icc_row["n_units"] == 24 and icc_row["n_raters"] == 2
+
+
+def test_thresholds_per_field_and_pooled_per_task() -> None:
+    study = _study(
+        thresholds={
+            "minimums": [
+                {
+                    "coefficient": "cohen_kappa",
+                    "weights": "quadratic",
+                    "fields": ["score"],
+                    "min": 0.8,
+                },
+                {
+                    "coefficient": "krippendorff_alpha",
+                    "level": "nominal",
+                    "per": "task",
+                    "min": 0.99,
+                },
+            ]
+        }
+    )
+    rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
+    results = threshold_results(study, field_agreement(study, rows, interval=None), rows)
+    score = results[results["field"] == "score"].iloc[0]
+    assert score["passed"] and score["estimate"] > 0.8
+    pooled = results[results["field"] == "(pooled)"].set_index("task")
+    assert not pooled.loc["check", "passed"]  # two disagreements in ten
+    assert pooled.loc["check", "estimate"] < 0.99
+
+
+def _gate_study(minimum: float):
+    return _study(
+        thresholds={
+            "pilot_gate": {
+                "coefficient": "cohen_kappa",
+                "weights": "quadratic",
+                "fields": ["score"],
+                "min": minimum,
+                "strict": True,
+            }
+        }
+    )
+
+
+def test_pilot_gate_passes_fails_and_waits() -> None:
+    rows = _rows({"a1": A, "a2": B}, {}, round_name="pilot")
+    kappa = float(
+        cohen_kappa(
+            np.array([A, B], dtype=float).T, weights="quadratic", categories=[1, 2, 3, 4, 5]
+        )
+    )
+    passed = pilot_gate(_gate_study(kappa - 0.01), rows, expected_pilot_ratings=24)
+    assert (
+        passed.passed
+        and passed.message == f"pilot cohen_kappa > {kappa - 0.01} on every gated field"
+    )
+    held = pilot_gate(_gate_study(kappa), rows, expected_pilot_ratings=24)  # strict: > kappa fails
+    assert not held.passed
+    assert held.message == (
+        f"main round held back: pilot cohen_kappa on answer.score is {kappa:.3f}, needs > {kappa}"
+    )
+    waiting = pilot_gate(_gate_study(0.1), rows.iloc[:-3], expected_pilot_ratings=24)
+    assert not waiting.passed and waiting.message == "pilot incomplete: 21 of 24 ratings returned"
+    no_gate = pilot_gate(_study(), rows, expected_pilot_ratings=24)
+    assert no_gate.passed and no_gate.message == "no pilot gate in this study"
+
+
+def test_pairwise_and_matrices() -> None:
+    rows = _rows({"a1": A, "a2": B, "a3": A}, {"a1": REL_A, "a2": REL_B})
+    pairs = pairwise(_study(), rows)
+    score = pairs[pairs["field"] == "score"].set_index(["rater_a", "rater_b"])
+    assert score.loc[("a1", "a3"), "percent_agreement"] == 1.0
+    assert score.loc[("a1", "a2"), "n_units"] == 12
+    table = matrices(_study(), rows)
+    rel = table[table["field"] == "relevant"].set_index(["category_a", "category_b"])["count"]
+    # Two raters: a1's rating by a2's over ten units: 1-1 x5, 0-0 x3, 1-0 (unit 3), 0-1 (unit 7).
+    assert rel.to_dict() == {("0", "0"): 3, ("0", "1"): 1, ("1", "0"): 1, ("1", "1"): 5}
+    score_matrix = table[table["field"] == "score"]
+    # Three raters: pairs pooled in both orders, so the matrix sums to 12 units x 3 x 2.
+    assert score_matrix["count"].sum() == 72
