@@ -23,7 +23,8 @@ from raterlab.protocol import load_study
 from raterlab.settings import Home, studies_dir
 from raterlab.simulate import simulate
 
-QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+"""The demo prints its own summary; run logs stay in the Dagster instance (make ui)."""
 MAX_ROUNDS = 3
 
 
@@ -86,7 +87,7 @@ def summary(home: Home) -> Table:
         "files accepted",
         "quarantined",
         "ratings",
-        "agreement (overall)",
+        "median alpha",
     ):
         table.add_column(column)
     with warehouse.connect(home.warehouse, read_only=True) as con:
@@ -100,10 +101,9 @@ def summary(home: Home) -> Table:
               (SELECT count(*) FROM staging.ingests i WHERE i.study = r.study
                  AND i.status = 'rejected'),
               (SELECT count(*) FROM gold.ratings g WHERE g.study = r.study),
-              (SELECT string_agg(field || ' ' || coefficient || ' ' || round(estimate, 2), '; ')
-                 FROM (SELECT * FROM gold.agreement a WHERE a.study = r.study AND slice = 'all'
-                       AND coefficient = 'krippendorff_alpha' AND estimate IS NOT NULL
-                       ORDER BY task, field LIMIT 3))
+              (SELECT round(median(estimate), 2) FROM gold.agreement a
+                 WHERE a.study = r.study AND slice = 'all' AND coefficient = 'krippendorff_alpha'
+                 AND level IN ('nominal', 'ordinal'))
             FROM staging.routed_items r GROUP BY r.study ORDER BY r.study
             """
         ).fetchall()

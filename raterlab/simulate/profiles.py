@@ -13,17 +13,17 @@ A profile says how a rater departs from the latent truth:
                           from the first copy by 2+ Likert points / a flipped label
 ========================  =====================================================================
 
-Assignment rule (deterministic, from the order of ``design.annotators``): a pair is two good
-raters (with two, agreement cannot show which one drifts); a larger panel starts with
-``1 + (n - 1) // 4`` good raters (at least ``n - 4``); the remaining annotators, in list
-order, take the problem profiles in the fixed priority order ``lenient, rushed, inconsistent,
+Assignment rule (deterministic, from the order of ``design.annotators``): the panel starts
+with at least two good raters (a problem rater shows against good peers; with fewer, agreement
+cannot tell who drifts), ``1 + (n - 1) // 4`` of them in large panels and at least ``n - 4``;
+the remaining annotators, in list order, take the problem profiles in the fixed priority order ``lenient, rushed, inconsistent,
 severe``. The failing profiles (rushed, inconsistent) never exceed half the panel, so at least
 half the annotators rate faithfully (good, or consistently shifted)::
 
     1 annotator:  good
     2 annotators: good, good
-    3 annotators: good, lenient, rushed
-    4 annotators: good, lenient, rushed, inconsistent
+    3 annotators: good, good, lenient
+    4 annotators: good, good, lenient, rushed
     5 annotators: good, good, lenient, rushed, inconsistent
     6 annotators: good, good, lenient, rushed, inconsistent, severe
     9 annotators: good x 5, lenient, rushed, inconsistent, severe
@@ -110,7 +110,7 @@ BASE: dict[str, Profile] = {
 
 def profile_names(n: int) -> list[str]:
     """Profile names for a panel of ``n`` annotators, in list order (see the module doc)."""
-    n_good = n if n <= 2 else max(1 + (n - 1) // 4, n - len(PRIORITY))
+    n_good = min(n, max(2, 1 + (n - 1) // 4, n - len(PRIORITY)))
     return ["good"] * n_good + list(PRIORITY[: n - n_good])
 
 

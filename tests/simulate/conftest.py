@@ -16,8 +16,14 @@ from tests.conftest import MINI_STUDY, mini_records, write_study
 
 SECRET = b"simulation-tests-secret-32-bytes"
 
+SIM_STUDY = {
+    **MINI_STUDY,
+    "design": {**MINI_STUDY["design"], "annotators": [f"a{i}" for i in range(1, 7)]},
+}
+"""The mini study with six annotators, so that every rater profile is planted."""
 
-def build_outbox(root: Path, study_dict: dict = MINI_STUDY, records: list | None = None):
+
+def build_outbox(root: Path, study_dict: dict = SIM_STUDY, records: list | None = None):
     """Write the study, its packets, and its key and generations tables under ``root``."""
     path = write_study(root / "studies", study_dict, records or mini_records())
     study = load_study(path)

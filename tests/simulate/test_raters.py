@@ -31,8 +31,8 @@ def _scores(frame: pd.DataFrame) -> pd.DataFrame:
     [
         (1, ["good"]),
         (2, ["good", "good"]),
-        (3, ["good", "lenient", "rushed"]),
-        (4, ["good", "lenient", "rushed", "inconsistent"]),
+        (3, ["good", "good", "lenient"]),
+        (4, ["good", "good", "lenient", "rushed"]),
         (5, ["good", "good", "lenient", "rushed", "inconsistent"]),
         (6, ["good", "good", "lenient", "rushed", "inconsistent", "severe"]),
         (9, ["good"] * 5 + ["lenient", "rushed", "inconsistent", "severe"]),

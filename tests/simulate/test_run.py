@@ -205,9 +205,11 @@ def test_planted_tables_and_json_agree(outbox) -> None:
     assert list(profiles.columns) == ["annotator_id", "profile", "parameters"]
     assert dict(zip(profiles["annotator_id"], profiles["profile"], strict=True)) == {
         "a1": "good",
-        "a2": "lenient",
-        "a3": "rushed",
-        "a4": "inconsistent",
+        "a2": "good",
+        "a3": "lenient",
+        "a4": "rushed",
+        "a5": "inconsistent",
+        "a6": "severe",
     }
     assert json.loads(profiles["parameters"].iloc[0])["likert_sd"] > 0
     document = json.loads((simulations_dir(home, study.name) / "planted.json").read_text())
@@ -270,7 +272,7 @@ def test_cli_simulates_and_summarises(outbox, monkeypatch, capsys) -> None:
     monkeypatch.setenv("RATERLAB_STUDIES", str(study.source.parent))
     assert main(["simulate", "mini", "--round", "pilot", "--seed", "5"]) == 0
     out = capsys.readouterr().out
-    assert "file(s) written" in out and "a3 rushed" in out and "mistakes" in out
+    assert "file(s) written" in out and "a4 rushed" in out and "mistakes" in out
     assert main(["simulate", "mini", "--seed", "6"]) == 1
     assert "--seed 5" in capsys.readouterr().out
     assert main(["simulate", "mini", "--seed", "6", "--clean"]) == 0
