@@ -169,7 +169,7 @@ def _returned_before(con, study: str, table: str, name: str) -> bool:
         rows = con.execute(
             f"SELECT 1 FROM {table} WHERE study = ? AND file = ?", [study, name]
         ).fetchall()
-    except Exception:  # noqa: BLE001 - the table may not exist yet
+    except Exception:
         return False
     return bool(rows)
 
