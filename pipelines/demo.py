@@ -115,7 +115,8 @@ def summary(home: Home) -> Table:
 def quarantine_lines(home: Home) -> list[str]:
     with warehouse.connect(home.warehouse, read_only=True) as con:
         rows = con.execute(
-            """SELECT i.study, i.file, string_agg(DISTINCT x.rule || ' (' || x."column" || ')', ', ')
+            """SELECT i.study, i.file,
+                      string_agg(DISTINCT x.rule || ' (' || x."column" || ')', ', ')
                FROM staging.ingests i JOIN staging.ingest_issues x USING (study, sha256)
                WHERE i.status = 'rejected' AND x.severity = 'error'
                GROUP BY i.study, i.file ORDER BY 1, 2"""

@@ -16,9 +16,10 @@ A profile says how a rater departs from the latent truth:
 Assignment rule (deterministic, from the order of ``design.annotators``): the panel starts
 with at least two good raters (a problem rater shows against good peers; with fewer, agreement
 cannot tell who drifts), ``1 + (n - 1) // 4`` of them in large panels and at least ``n - 4``;
-the remaining annotators, in list order, take the problem profiles in the fixed priority order ``lenient, rushed, inconsistent,
-severe``. The failing profiles (rushed, inconsistent) never exceed half the panel, so at least
-half the annotators rate faithfully (good, or consistently shifted)::
+the remaining annotators, in list order, take the problem profiles in the fixed priority
+order ``lenient, rushed, inconsistent, severe``. The failing profiles (rushed, inconsistent)
+never exceed half the panel, so at least half the annotators rate faithfully (good, or
+consistently shifted)::
 
     1 annotator:  good
     2 annotators: good, good
