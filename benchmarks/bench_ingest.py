@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.ingest import ingest_file, store, task_schema
+from raterlab.ingest import store, task_schema
+from raterlab.ingest.run import commit, receive, validate_received
 from raterlab.ingest.read import read_returned
-from raterlab.ingest.report import report_dict
 from raterlab.protocol import load_study
 from raterlab.settings import PACKAGE_ROOT, Home
 
@@ -73,9 +73,23 @@ def _seed_warehouse(home: Home, key_path: Path) -> None:
     study = load_study(STUDY)
     with warehouse.connect(home.warehouse) as con:
         store.ensure_tables(con)
-        con.execute("CREATE TABLE staging.blinding_key AS SELECT 'empathy' AS study, * FROM read_parquet(?)", [str(key_path)])
-        items = pd.DataFrame({"item_id": [f"e{i:03d}" for i in range(120)], "task": "reply", "role": "item"})
-        items["record"] = json.dumps({"statement": "s", "reply": "r", "emotion_category": "grief", "model": "m", "condition": "A"})
+        con.execute(
+            "CREATE TABLE staging.blinding_key AS "
+            "SELECT 'empathy' AS study, * FROM read_parquet(?)",
+            [str(key_path)],
+        )
+        items = pd.DataFrame(
+            {"item_id": [f"e{i:03d}" for i in range(120)], "task": "reply", "role": "item"}
+        )
+        items["record"] = json.dumps(
+            {
+                "statement": "s",
+                "reply": "r",
+                "emotion_category": "grief",
+                "model": "m",
+                "condition": "A",
+            }
+        )
         items["expected"] = None
         warehouse.replace_study_rows(con, "raw.generations", study.name, items)
 
@@ -84,13 +98,27 @@ def _ingest(home_dir: str, key_path: str, file: str, out) -> None:
     home = Home(Path(home_dir))
     _seed_warehouse(home, Path(key_path))
     study = load_study(STUDY)
+    steps = {}
     start = time.perf_counter()
     with warehouse.connect(home.warehouse) as con:
-        result = ingest_file(study, Path(file), home, con)
+        received = receive(study, Path(file), home, con)
+        steps["archive"] = time.perf_counter() - start
+        validation = validate_received(study, received, con)
+        steps["validate"] = time.perf_counter() - start - steps["archive"]
+        result = commit(study, received, validation, home, con)
     seconds = time.perf_counter() - start
+    steps["write"] = seconds - steps["archive"] - steps["validate"]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    out.put({"status": result.status, "labels": result.n_labels, "errors": result.n_errors,
-             "seconds": round(seconds, 2), "peak_mb": round(peak_mb)})
+    out.put(
+        {
+            "status": result.status,
+            "labels": result.n_labels,
+            "errors": result.n_errors,
+            "seconds": round(seconds, 2),
+            "steps": {k: round(v, 2) for k, v in steps.items()},
+            "peak_mb": round(peak_mb),
+        }
+    )
 
 
 def _pandera(file: str, rows: int, out) -> None:
@@ -128,12 +156,17 @@ def main() -> None:
         print("valid file ->", good)
         bad = run_child(_ingest, str(folder / "home-broken"), str(key), str(broken))
         print("broken file ->", bad)
-        report = json.loads(next((folder / "home-broken" / "quarantine").rglob("report.json")).read_text())
+        report = json.loads(
+            next((folder / "home-broken" / "quarantine").rglob("report.json")).read_text()
+        )
         print("summary:", report["summary"])
         if not args.skip_pandera:
             lazy = run_child(_pandera, str(broken), args.pandera_rows)
             per_million = lazy["seconds"] * 1_000_000 / lazy["rows"]
-            print(f"pandera lazy on {lazy['rows']:,} broken rows -> {lazy}, ~{per_million:.0f} s per million")
+            print(
+                f"pandera lazy on {lazy['rows']:,} broken rows -> {lazy}, "
+                f"~{per_million:.0f} s per million"
+            )
 
 
 if __name__ == "__main__":
