@@ -25,8 +25,8 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.ingest import store, task_schema
-from raterlab.ingest.run import commit, receive, validate_received
 from raterlab.ingest.read import read_returned
+from raterlab.ingest.run import commit, receive, validate_received
 from raterlab.protocol import load_study
 from raterlab.settings import PACKAGE_ROOT, Home
 
