@@ -6,6 +6,7 @@ import pandas as pd
 from assets.design import _generations, _study_frame, _write
 from assets.ingest import labels
 from assets.partitions import study_partitions
+from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import (
     field_agreement,
     matrices,
@@ -71,6 +72,7 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     _write(raterlab, "gold.agreement_pairwise", study.name, pairwise(study, rows))
     _write(raterlab, "gold.agreement_matrices", study.name, matrices(study, rows))
     _write(raterlab, "staging.agreement_thresholds", study.name, thresholds)
+    plot = forest_plot(study, table, raterlab.paths.reports / study.name / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]
     shown = overall[
         [
@@ -89,6 +91,7 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
         metadata={
             "rows": len(table),
             "ratings": len(rows),
+            "plot": dg.MetadataValue.path(str(plot)) if plot else "no ratings yet",
             "overall": dg.MetadataValue.md(
                 shown.round(3).to_markdown(index=False) if len(shown) else "no ratings yet"
             ),

@@ -206,3 +206,17 @@ def test_pairwise_and_matrices() -> None:
     score_matrix = table[table["field"] == "score"]
     # Three raters: pairs pooled in both orders, so the matrix sums to 12 units x 3 x 2.
     assert score_matrix["count"].sum() == 72
+
+
+def test_forest_plot(tmp_path) -> None:
+    from raterlab.agreement.plot import forest_plot, headline
+
+    study = _study(thresholds={"minimums": [{"coefficient": "krippendorff_alpha", "min": 0.667}]})
+    table = field_agreement(study, _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B}))
+    assert headline(table)[["task", "field", "level"]].values.tolist() == [
+        ["answer", "score", "ordinal"],
+        ["check", "relevant", "nominal"],
+    ]
+    path = forest_plot(study, table, tmp_path / "agreement.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert forest_plot(study, table.iloc[0:0], tmp_path / "none.png") is None
