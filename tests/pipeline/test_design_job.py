@@ -41,8 +41,17 @@ def test_in_process_materialization_of_a_bundled_study(tmp_path: Path, monkeypat
     assert checks[("pilot_packets", "no_hidden_values_in_packets")] is True
     assert checks[("labels", "no_rule_violations_in_labels")] is True
     materialized = {m.asset_key.to_user_string() for m in result.get_asset_materialization_events()}
-    assert {"study_protocol", "raw_generations", "routed_items", "assignments", "blinding_key",
-            "pilot_packets", "labels", "pilot_agreement", "agreement"} <= materialized
+    assert {
+        "study_protocol",
+        "raw_generations",
+        "routed_items",
+        "assignments",
+        "blinding_key",
+        "pilot_packets",
+        "labels",
+        "pilot_agreement",
+        "agreement",
+    } <= materialized
     assert "main_packets" not in materialized
     con = duckdb.connect(str(tmp_path / "home" / "warehouse.duckdb"), read_only=True)
     n_items = con.execute("SELECT count(*) FROM raw.generations WHERE role = 'item'").fetchone()
