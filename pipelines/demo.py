@@ -20,6 +20,7 @@ from rich.table import Table
 
 from raterlab import warehouse
 from raterlab.protocol import load_study
+from raterlab.quality import flag_summary
 from raterlab.settings import Home, studies_dir
 from raterlab.simulate import simulate
 
@@ -112,6 +113,17 @@ def summary(home: Home) -> Table:
     return table
 
 
+def quality_lines(home: Home, studies: list[str]) -> list[str]:
+    """Which simulated annotators the rater-quality checks flagged, and why."""
+    lines = []
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        for study in studies:
+            table = warehouse.read_study_rows(con, "gold.rater_quality", study)
+            text = flag_summary(table) if not table.empty else "not computed"
+            lines.append(f"{study}: " + text.replace("\n", "\n    "))
+    return lines
+
+
 def quarantine_lines(home: Home) -> list[str]:
     with warehouse.connect(home.warehouse, read_only=True) as con:
         rows = con.execute(
@@ -140,6 +152,9 @@ def main() -> int:
     console.print(summary(home))
     console.print("[bold]Pilot gates[/bold]")
     for line in notes:
+        console.print(f"  {line}")
+    console.print("[bold]Rater quality[/bold] (gold.rater_quality; plots in reports/<study>/)")
+    for line in quality_lines(home, studies):
         console.print(f"  {line}")
     console.print("[bold]Quarantined files[/bold] (their corrected versions were resubmitted)")
     for line in quarantine_lines(home):

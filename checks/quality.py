@@ -1,0 +1,169 @@
+"""Checks on rater quality, each with the study's ``quality.severity`` (warn or error) and its
+numbers in metadata: attention checks, self-consistency, rushing, calibration, bias, and the
+spot-check drift rule."""
+
+from collections.abc import Callable
+
+import dagster as dg
+import pandas as pd
+
+from assets.design import _study_frame
+from assets.quality import rater_quality
+from raterlab.quality import ALL, EVERYONE
+from resources import Raterlab
+
+
+def _severity(raterlab: Raterlab, study: str) -> dg.AssetCheckSeverity:
+    level = raterlab.study(study).quality.severity
+    return dg.AssetCheckSeverity.ERROR if level == "error" else dg.AssetCheckSeverity.WARN
+
+
+def _md(frame: pd.DataFrame, empty: str = "none") -> dg.MetadataValue:
+    return dg.MetadataValue.md(frame.round(3).to_markdown(index=False) if len(frame) else empty)
+
+
+def _result(
+    context: dg.AssetCheckExecutionContext,
+    raterlab: Raterlab,
+    metrics: tuple[str, ...],
+    extra: Callable[[pd.DataFrame], dict] | None = None,
+) -> dg.AssetCheckResult:
+    """Passed when no row of ``metrics`` is flagged; metadata lists the pooled rows per
+    annotator and every flagged row."""
+    study = context.partition_key
+    table = _study_frame(raterlab, "gold.rater_quality", study)
+    rows = table[table["metric"].isin(metrics)]
+    flagged = rows[rows["flagged"].astype(bool)]
+    pooled = rows[(rows["slice"] == ALL) & (rows["annotator_id"] != EVERYONE)]
+    shown = ["annotator_id", "metric", "slice", "value", "target", "flagged", "n"]
+    metadata = {
+        "flagged_raters": sorted(flagged["annotator_id"].unique().tolist()),
+        "n_flagged_rows": len(flagged),
+        "per_annotator": _md(pooled[shown], "no data for this check"),
+        "flagged": _md(flagged[[*shown, "ci_low", "ci_high", "p_value"]]),
+    }
+    if extra:
+        metadata.update(extra(rows))
+    metadata["flagged_raters"] = ", ".join(metadata["flagged_raters"]) or "none"
+    return dg.AssetCheckResult(
+        passed=flagged.empty, severity=_severity(raterlab, study), metadata=metadata
+    )
+
+
+def _failed_items(raterlab: Raterlab, study: str, flag: str) -> dg.MetadataValue:
+    flags = _study_frame(raterlab, "gold.rater_item_flags", study)
+    own = flags[flags["flag"] == flag].drop(columns="flag")
+    return _md(own.head(50))
+
+
+@dg.asset_check(asset=rater_quality)
+def attention_checks_passed(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Every annotator answers the attention checks right, at least
+    ``quality.attention_min_pass`` of the time; failed items listed."""
+    return _result(
+        context,
+        raterlab,
+        ("attention_pass_rate",),
+        lambda _: {
+            "failed_items": _failed_items(raterlab, context.partition_key, "attention_failed")
+        },
+    )
+
+
+@dg.asset_check(asset=rater_quality)
+def self_consistency(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Each annotator's hidden duplicate pairs are within one point at least
+    ``quality.duplicate_within_one`` of the time (pooled and per field)."""
+    return _result(
+        context,
+        raterlab,
+        ("duplicate_within_one",),
+        lambda _: {
+            "inconsistent_pairs": _failed_items(
+                raterlab, context.partition_key, "duplicate_inconsistent"
+            )
+        },
+    )
+
+
+@dg.asset_check(asset=rater_quality)
+def no_rushed_raters(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """No annotator rates more than ``quality.max_rushed_share`` of their items faster than
+    ``design.time_floor_s``."""
+
+    def times(rows: pd.DataFrame) -> dict:
+        table = _study_frame(raterlab, "gold.rater_quality", context.partition_key)
+        median = table[(table["metric"] == "median_time_s") & (table["slice"] == ALL)]
+        return {"median_time_s": _md(median[["annotator_id", "value", "n"]])}
+
+    return _result(context, raterlab, ("rushed_share",), times)
+
+
+@dg.asset_check(asset=rater_quality)
+def calibration_alignment(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Each annotator reads the scale as the calibration key does: mean signed error within
+    bounds and answers within one point of the key."""
+    return _result(
+        context,
+        raterlab,
+        ("calibration_mean_signed_error", "calibration_within_one"),
+    )
+
+
+@dg.asset_check(asset=rater_quality)
+def no_biased_raters(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """No annotator is lenient or severe against the others on shared items, rates a slice
+    (condition, category...) differently from the others, or avoids the ends of the scale;
+    no category where raters disagree systematically."""
+    return _result(
+        context,
+        raterlab,
+        ("leniency", "slice_bias", "scale_extremes_share", "category_disagreement"),
+    )
+
+
+@dg.asset_check(asset=rater_quality)
+def no_spot_check_drift(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """The disagreement between single annotators and spot-checkers stays at most
+    ``quality.drift.max_disagreement`` (not for ``consecutive_weeks`` weeks running); when
+    the rule fails, the affected TRIAGE items are in ``gold.promotions``."""
+    study = raterlab.study(context.partition_key)
+
+    def weekly(rows: pd.DataFrame) -> dict:
+        weeks = rows[(rows["annotator_id"] == EVERYONE) & rows["slice"].str.startswith("week=")]
+        promotions = _study_frame(raterlab, "gold.promotions", study.name)
+        drift = study.quality.drift
+        return {
+            "rule": (
+                f"> {drift.max_disagreement:.0%} for {drift.consecutive_weeks} weeks running"
+                if drift
+                else "no drift rule in the study"
+            ),
+            "weekly": _md(weeks[["slice", "value", "n", "flagged"]], "no spot checks yet"),
+            "promoted_items": len(promotions),
+            "promotions": _md(promotions.head(50)),
+        }
+
+    return _result(context, raterlab, ("spot_check_disagreement",), weekly)
+
+
+quality_checks = [
+    attention_checks_passed,
+    self_consistency,
+    no_rushed_raters,
+    calibration_alignment,
+    no_biased_raters,
+    no_spot_check_drift,
+]

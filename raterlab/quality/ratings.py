@@ -1,0 +1,266 @@
+"""The ratings every quality metric starts from, the rows of ``gold.rater_quality``, and the
+slice syntax.
+
+Slice syntax
+------------
+``slice`` says which part of an annotator's ratings a value is computed on, as ``key=value``
+parts joined by ``|``, in the order task, field, slice key:
+
+=========================================  ==============================================
+``all``                                    every rating (every rating field pooled)
+``field=overall``                          the field ``overall``
+``task=factual_qa|field=correct``          a field, named with its task when the study
+                                           has more than one task
+``field=overall|condition=A``              a field on the items whose ``condition`` is A
+``condition=A``                            every field pooled, items with condition A
+``week=2026-W47``                          an ISO week (spot-check disagreement)
+=========================================  ==============================================
+
+Slice keys are the study's ``slices``: item keys (shown or hidden, from ``raw.generations``)
+or ``task``, ``tier``, ``round``, ``stratum``. Values are written as text.
+
+Comparable values
+-----------------
+A rating field's value is compared as a number for Likert and binary fields (``value_num``)
+and as its label for categorical fields. ``skip`` and empty cells are missing. "Within one"
+means ``|a - b| <= 1`` on a Likert field and ``a == b`` on a binary or categorical one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+
+ALL = "all"
+EVERYONE = "*"
+"""``annotator_id`` of rows about the panel, not one annotator (agreement per category,
+spot-check drift)."""
+
+MIN_FIELD_N = 20
+"""A per-field row is judged (may be flagged) only on at least this many observations; the
+pooled ``all`` row is always judged."""
+
+RATING_KEY = ("annotator_id", "task", "item_id", "batch", "copy")
+"""Identifies one rating (one filled row of a packet)."""
+
+QUALITY_COLUMNS = (
+    "annotator_id",
+    "metric",
+    "slice",
+    "value",
+    "target",
+    "comparison",
+    "flagged",
+    "n",
+    "ci_low",
+    "ci_high",
+    "p_value",
+)
+"""Columns of ``gold.rater_quality`` (after ``study``)."""
+
+ITEM_FLAG_COLUMNS = ("annotator_id", "task", "item_id", "flag", "detail")
+"""Columns of ``gold.rater_item_flags`` (after ``study``)."""
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    task: str
+    field: str
+    spec: object
+
+    @property
+    def likert(self) -> bool:
+        return isinstance(self.spec, LikertField)
+
+    @property
+    def numeric(self) -> bool:
+        return isinstance(self.spec, LikertField | BinaryField)
+
+    @property
+    def categories(self) -> list:
+        return list(self.spec.domain())
+
+    @property
+    def weights(self) -> str | None:
+        """Agreement weights for kappa: quadratic on a Likert scale, none otherwise."""
+        return "quadratic" if self.likert else None
+
+
+def rating_fields(study: Study) -> dict[tuple[str, str], FieldInfo]:
+    """``(task, field) -> FieldInfo`` for every Likert, binary and categorical field."""
+    out = {}
+    for task_name, task in study.tasks.items():
+        for name in task.rating_fields:
+            spec = task.fields[name]
+            if isinstance(spec, LikertField | BinaryField | CategoricalField):
+                out[(task_name, name)] = FieldInfo(task_name, name, spec)
+    return out
+
+
+def field_slice(study: Study, task: str, field: str, **keys: object) -> str:
+    """The slice label of a field (and slice key values), see the module docstring."""
+    parts = [f"task={task}"] if len(study.tasks) > 1 else []
+    parts.append(f"field={field}")
+    parts += [f"{k}={v}" for k, v in keys.items()]
+    return "|".join(parts)
+
+
+def key_slice(**keys: object) -> str:
+    """``key=value|...`` for pooled rows, ``all`` without keys."""
+    return "|".join(f"{k}={v}" for k, v in keys.items()) or ALL
+
+
+def item_attributes(generations: pd.DataFrame, routed: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per item: ``item_id``, ``role``, every record key, and ``tier`` and
+    ``stratum`` from ``staging.routed_items`` when given."""
+    records = pd.DataFrame(list(generations["record"]), index=generations.index)
+    records = records.drop(columns=[c for c in records if c in ("task", "item_id", "id")])
+    items = pd.concat([generations[["item_id", "role"]], records], axis=1)
+    if routed is not None and len(routed):
+        items = items.merge(
+            routed[["item_id", "tier", "stratum"]].astype(object), on="item_id", how="left"
+        )
+    return items
+
+
+def prepare(
+    study: Study,
+    labels: pd.DataFrame,
+    generations: pd.DataFrame,
+    routed: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Rating-field rows of ``gold.labels`` with a comparable value ``x`` and item attributes.
+
+    ``x`` is the number (Likert, binary) or label (categorical); rows whose value is missing
+    or ``skip`` are dropped. Columns: the label columns, ``x``, ``likert``, ``numeric``, and
+    one column per slice key found in the items.
+    """
+    fields = rating_fields(study)
+    keys = pd.MultiIndex.from_arrays([labels["task"], labels["field"]])
+    known = keys.isin(list(fields))
+    rows = labels.loc[known].copy()
+    info = [fields[(t, f)] for t, f in zip(rows["task"], rows["field"], strict=True)]
+    rows["likert"] = np.array([i.likert for i in info], dtype=bool)
+    rows["numeric"] = np.array([i.numeric for i in info], dtype=bool)
+    number = pd.to_numeric(rows["value_num"], errors="coerce").astype(float)
+    text = rows["value"].astype(object)
+    rows["x"] = np.where(rows["numeric"], number, text).astype(object)
+    missing = np.where(rows["numeric"], number.isna(), text.isna() | (text == "skip"))
+    rows = rows.loc[~missing]
+    rows["copy"] = rows["copy"].astype(int)
+    for column in ("annotator_id", "task", "item_id", "field", "kind", "round", "batch"):
+        rows[column] = rows[column].astype(object)
+    attributes = item_attributes(generations, routed)
+    extra = [c for c in attributes.columns if c not in rows.columns or c == "item_id"]
+    rows = rows.merge(attributes[extra], on="item_id", how="left")
+    return rows.reset_index(drop=True)
+
+
+def slice_keys(study: Study, rows: pd.DataFrame, with_task: bool = True) -> list[str]:
+    """The study's slice keys present in ``rows`` (``task`` only when asked and meaningful)."""
+    keys = []
+    for key in study.slices:
+        if key == "task" and (not with_task or len(study.tasks) < 2):
+            continue
+        if key in rows.columns and rows[key].notna().any():
+            keys.append(key)
+    return keys
+
+
+def slice_values(rows: pd.DataFrame, key: str) -> list[tuple[str, pd.Series]]:
+    """``(value, mask)`` for each value of ``key`` in ``rows``, in sorted order."""
+    text = rows[key].map(lambda v: None if v is None or v != v else str(v))
+    return [(value, text == value) for value in sorted(text.dropna().unique())]
+
+
+def within_one(a: pd.Series, b: pd.Series, likert: pd.Series) -> np.ndarray:
+    """Per pair: ``|a - b| <= 1`` where ``likert``, else ``a == b``."""
+    a, b = a.to_numpy(dtype=object), b.to_numpy(dtype=object)
+    out = a == b
+    mask = likert.to_numpy(dtype=bool)
+    if mask.any():
+        diff = np.abs(a[mask].astype(float) - b[mask].astype(float))
+        out[mask] = diff <= 1
+    return out.astype(bool)
+
+
+def metric(
+    annotator_id: str,
+    name: str,
+    slice_: str,
+    value: float,
+    n: int,
+    *,
+    target: float = math.nan,
+    comparison: str = "",
+    flagged: bool | None = None,
+    ci: tuple[float, float] = (math.nan, math.nan),
+    p_value: float = math.nan,
+) -> dict:
+    """One row of ``gold.rater_quality``. ``comparison`` says how ``value`` must relate to
+    ``target`` to pass (``>=``, ``<=``, ``|x|<=``); unless ``flagged`` is given, the row is
+    flagged when it does not."""
+    if flagged is None:
+        flagged = breaches(value, target, comparison)
+    return {
+        "annotator_id": annotator_id,
+        "metric": name,
+        "slice": slice_,
+        "value": float(value),
+        "target": float(target),
+        "comparison": comparison,
+        "flagged": bool(flagged),
+        "n": int(n),
+        "ci_low": float(ci[0]),
+        "ci_high": float(ci[1]),
+        "p_value": float(p_value),
+    }
+
+
+def breaches(value: float, target: float, comparison: str) -> bool:
+    """Whether ``value`` fails ``comparison`` against ``target`` (never with a NaN)."""
+    if not comparison or value != value or target != target:
+        return False
+    if comparison == ">=":
+        return value < target
+    if comparison == "<=":
+        return value > target
+    if comparison == "|x|<=":
+        return abs(value) > target
+    raise ValueError(f"unknown comparison {comparison!r}")
+
+
+def frame(rows: list[dict]) -> pd.DataFrame:
+    """``gold.rater_quality`` rows as a frame with :data:`QUALITY_COLUMNS`."""
+    out = pd.DataFrame(rows, columns=list(QUALITY_COLUMNS))
+    return out.astype(
+        {
+            "annotator_id": object,
+            "metric": object,
+            "slice": object,
+            "value": float,
+            "target": float,
+            "comparison": object,
+            "flagged": bool,
+            "n": "int64",
+            "ci_low": float,
+            "ci_high": float,
+            "p_value": float,
+        }
+    )
+
+
+def item_flags(rows: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=list(ITEM_FLAG_COLUMNS)).astype(object)
+
+
+def show(value: object) -> str:
+    """A rating value as an annotator wrote it (``4``, not ``4.0``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
