@@ -3,20 +3,23 @@
 Only ordinary ratings count (``kind = item``, first copy) of Likert and binary fields.
 
 Leniency and severity
-    For annotator ``a`` and an item ``i`` that ``m >= 1`` other annotators rated too,
-    ``d_ai = x_ai - mean_{b != a} x_bi``. ``leniency`` is the mean of ``d_ai`` over the
-    shared items: above zero the annotator rates higher than the others (lenient), below
-    zero lower (severe). The interval is the t interval of the mean; ``p_value`` is the
-    Wilcoxon signed-rank test of ``d = 0`` (Pratt's treatment of zero differences; Wilcoxon
-    1945, Pratt 1959), Bonferroni-adjusted over the annotators tested on the same slice.
-    Flagged when the adjusted ``p < LENIENCY_ALPHA`` (0.01) and ``|leniency|`` is at least
-    :data:`MIN_SHIFT`: 0.4 scale points on a Likert field; on a binary field, where a
-    lenient rater says "yes" only a few points more often, 0.02 (the test then decides).
-    The ``all`` row first averages ``d`` over the Likert fields of each item (the binary
-    fields when the study has no Likert field), so each item counts once in the test.
-    With few raters the others' mean includes the biased one: next to a rater shifted by
-    ``+s``, a faithful rater's ``d`` drifts toward ``-s / m``; the minimum shift keeps
-    those from being flagged.
+    The additive rater-effects model ``x_ai = mu_i + b_a + e_ai`` (a two-way layout with
+    missing cells: each item has its own level, each rater a constant shift), fitted by
+    alternating least squares on the items at least two annotators rated, with the effects
+    centred on their median rater (:func:`rater_effects`). ``leniency`` is ``b_a``: above
+    zero the annotator rates higher than the median rater on the same items (lenient),
+    below zero lower (severe). Unlike "minus the mean of the others", a faithful rater
+    next to a biased one is not pulled the other way, and a planted shift comes back at its
+    size. The interval is the t interval of the rater's residuals ``x_ai - mu_i`` (whose
+    mean is ``b_a``); ``p_value`` is the one-sample t-test of that mean (a mean shift is what
+    leniency is; on binary fields the residuals are far from symmetric, so a signed-rank test
+    would test something else), Bonferroni-adjusted over the annotators tested on the same
+    slice. Flagged when the adjusted ``p < LENIENCY_ALPHA`` (0.01) and ``|leniency|`` is at
+    least :data:`MIN_SHIFT`: 0.4 scale points on a Likert field, 0.04 on a binary one (a
+    share of "yes"; below that, two faithful raters differ by chance on a few dozen items).
+    The ``all`` row fits the pooled fields (Likert, else binary) together and averages each
+    item's residuals, so each item counts once in the test. With two raters the model cannot
+    say which of them is shifted: each gets half.
 
 Mean rating per slice
     ``mean_rating`` per field, and per field and slice value (``field=overall|condition=A``):
@@ -84,7 +87,7 @@ from raterlab.quality.ratings import (
 
 ALPHA = 0.05
 LENIENCY_ALPHA = 0.01
-MIN_SHIFT = {"likert": 0.4, "binary": 0.02}
+MIN_SHIFT = {"likert": 0.4, "binary": 0.04}
 MIN_SLICE_SHIFT = {"likert": 0.5, "binary": 0.2}
 MIN_N = 10
 EXTREMES_RATIO = 0.25
@@ -96,8 +99,10 @@ ITEM = ["task", "item_id", "field"]
 
 
 def ordinary(rows: pd.DataFrame) -> pd.DataFrame:
-    """Ordinary first-copy ratings (``kind = item``), one per annotator, item and field."""
-    own = rows[(rows["kind"] == "item") & (rows["copy"] == 0)].copy()
+    """Ordinary first-copy ratings (``kind = item``), one per annotator, item and field; a
+    third annotator's tie-break ratings (disputed items only) are left out."""
+    own = rows[(rows["kind"] == "item") & (rows["copy"] == 0) & (rows["round"] != "tiebreak")]
+    own = own.copy()
     return own.drop_duplicates(["annotator_id", *ITEM])
 
 
@@ -133,21 +138,13 @@ def _per_item(diffs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     )
 
 
-def _wilcoxon(d: np.ndarray) -> float:
-    """Two-sided Wilcoxon signed-rank p-value of ``d = 0`` (Pratt's zeros): the exact null
-    distribution when ``n <= 50`` with no zeros and no ties, else the normal approximation
-    with the tie correction (SciPy would otherwise run a slow permutation test)."""
+def _t_test(d: np.ndarray) -> float:
+    """Two-sided one-sample t-test p-value of ``mean(d) = 0`` (no variance: 0 or 1)."""
     if len(d) < 2:
         return np.nan
-    if np.allclose(d, 0):
-        return 1.0
-    size = np.abs(d)
-    exact = len(d) <= 50 and (size > 0).all() and len(np.unique(size)) == len(size)
-    method = "exact" if exact else "asymptotic"
-    try:
-        return float(stats.wilcoxon(d, zero_method="pratt", method=method).pvalue)
-    except ValueError:
-        return np.nan
+    if np.allclose(d, d[0]):
+        return 1.0 if np.isclose(d[0], 0) else 0.0
+    return float(stats.ttest_1samp(d, 0.0).pvalue)
 
 
 def _leniency_row(annotator: str, label: str, d: np.ndarray, scale: str) -> dict:
@@ -162,7 +159,7 @@ def _leniency_row(annotator: str, label: str, d: np.ndarray, scale: str) -> dict
         comparison="|x|<=",
         flagged=False,
         ci=mean_interval(d),
-        p_value=_wilcoxon(d),
+        p_value=_t_test(d),
     )
 
 
@@ -178,19 +175,46 @@ def _judge_leniency(rows: list[dict]) -> list[dict]:
     return rows
 
 
+def rater_effects(frame: pd.DataFrame, tolerance: float = 1e-10) -> tuple[pd.Series, pd.Series]:
+    """The additive rater-effects model ``x_ai = mu_i + b_a + e_ai`` on a sparse design.
+
+    ``frame`` has ``annotator_id``, ``unit`` and ``v``. Alternating least squares (each
+    unit's mean given the effects, each rater's mean residual given the unit means) until
+    the effects stop moving, with the effects centred on their median: the median rater is
+    the reference, which a minority of biased raters cannot move. Returns the effects ``b``
+    and each rating's residual ``r = x - mu_i``, whose mean over a rater's units is ``b_a``.
+    """
+    raters, units = frame["annotator_id"], frame["unit"]
+    b = pd.Series(0.0, index=pd.Index(sorted(raters.unique())))
+    for _ in range(200):
+        mu = (frame["v"] - raters.map(b)).groupby(units).transform("mean")
+        new = (frame["v"] - mu).groupby(raters).mean()
+        new -= new.median()
+        done = bool(np.abs(new - b.reindex(new.index)).max() < tolerance)
+        b = new
+        if done:
+            break
+    mu = (frame["v"] - raters.map(b)).groupby(units).transform("mean")
+    return b, frame["v"] - mu
+
+
 def leniency_metrics(study: Study, diffs: pd.DataFrame) -> list[dict]:
     """``leniency`` per annotator: ``all`` and per field (see the module docstring)."""
     out = []
-    items = _per_item(diffs, [])
+    rows = diffs.assign(unit=diffs["task"] + "|" + diffs["item_id"] + "|" + diffs["field"])
+    pooled = _pooled(rows)
+    _, residual = rater_effects(pooled)
+    per_item = pooled.assign(r=residual).groupby(["annotator_id", "task", "item_id"])["r"].mean()
     scale = "likert" if diffs["likert"].any() else "binary"
-    for annotator, own in items.groupby("annotator_id", sort=True):
-        out.append(_leniency_row(annotator, ALL, own["d"].to_numpy(), scale))
-    for (annotator, task, field), own in diffs.groupby(
-        ["annotator_id", "task", "field"], sort=True
-    ):
-        scale = "likert" if own["likert"].iloc[0] else "binary"
-        label = field_slice(study, task, field)
-        out.append(_leniency_row(annotator, label, own["d"].to_numpy(), scale))
+    for annotator, r in per_item.groupby(level="annotator_id", sort=True):
+        out.append(_leniency_row(annotator, ALL, r.to_numpy(), scale))
+    for (task, field), part in rows.groupby(["task", "field"], sort=True):
+        scale = "likert" if part["likert"].iloc[0] else "binary"
+        _, residual = rater_effects(part)
+        for annotator, r in residual.groupby(part["annotator_id"], sort=True):
+            out.append(
+                _leniency_row(annotator, field_slice(study, task, field), r.to_numpy(), scale)
+            )
     return _judge_leniency(out)
 
 

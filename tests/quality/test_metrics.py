@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 from raterlab.design import read_generations
@@ -177,16 +178,17 @@ def test_speed_by_hand(mini, generations) -> None:
 
 
 def test_leniency_by_hand(mini, generations) -> None:
-    # Ten items, four raters; a1 rates 5 and the others' ratings sum to 15 - 3k on item k, so
-    # d = a1 - mean(others) = 5 - (15 - 3k) / 3 = k / 3, k = 1..10 (all distinct):
+    # Ten items, four raters, fully crossed; a1 rates 5, the others' ratings sum to 15 - k on
+    # item k (k = 1..10):
     #   k=1: 5,5,4  k=2: 5,4,4  k=3: 4,4,4  k=4: 4,4,3  k=5: 4,3,3
     #   k=6: 3,3,3  k=7: 3,3,2  k=8: 3,2,2  k=9: 2,2,2  k=10: 2,2,1
-    # mean d = (1 + ... + 10) / 30 = 55 / 30 = 1.8333
-    # Wilcoxon: ten positive differences, no ties -> W- = 0, exact two-sided p = 2 / 2^10
-    # = 0.001953; Bonferroni over the 4 annotators -> 0.0078125 < 0.01, and 1.83 >= 0.4:
-    # flagged lenient.
-    # t interval: sd(k) = sqrt(sum (k - 5.5)^2 / 9) = sqrt(82.5 / 9) = 3.027650, so
-    # sd(d) = 1.009217, se = sd / sqrt(10) = 0.319142, t(.975, 9) = 2.262157 -> +- 0.721951.
+    # Fully crossed, the additive model's effects are the raters' means (5.0, 3.5, 3.2, 2.8)
+    # less their median (3.35): b = +1.65, +0.15, -0.15, -0.55 (sum 1.1).
+    # mu_k = mean(x - b) = (5 + 15 - k - 1.1) / 4 = (18.9 - k) / 4, so a1's residuals are
+    # r_k = 5 - mu_k = 0.275 + 0.25 k: mean 1.65 (= b), all positive and distinct.
+    # sd(r) = 0.25 sd(k) = 0.25 * 3.027650 = 0.756913, se = 0.239357: t = 1.65 / se = 6.8935
+    # on 9 df, two-sided p = 7.12e-5; Bonferroni over the 4 annotators -> 2.85e-4 < 0.01, and
+    # 1.65 >= 0.4: flagged lenient. Interval: t(.975, 9) = 2.262157 -> +- 0.541463.
     others = [(5, 5, 4), (5, 4, 4), (4, 4, 4), (4, 4, 3), (4, 3, 3),
               (3, 3, 3), (3, 3, 2), (3, 2, 2), (2, 2, 2), (2, 2, 1)]  # fmt: skip
     rows = []
@@ -195,23 +197,31 @@ def test_leniency_by_hand(mini, generations) -> None:
         rows += [rating(a, ans(i), x) for a, x in zip(("a2", "a3", "a4"), xs, strict=True)]
     t = run(mini, rows, generations).table
     a1 = row(t, "a1", "leniency")
-    assert a1["value"] == pytest.approx(55 / 30) and a1["n"] == 10
-    assert a1["p_value"] == pytest.approx(4 * 2 / 2**10)
-    assert a1["ci_low"] == pytest.approx(55 / 30 - 0.721951, abs=1e-5)
-    assert a1["ci_high"] == pytest.approx(55 / 30 + 0.721951, abs=1e-5)
+    assert a1["value"] == pytest.approx(1.65) and a1["n"] == 10
+    assert a1["p_value"] == pytest.approx(4 * 2 * stats.t.sf(1.65 / 0.2393568, 9), rel=1e-4)
+    assert a1["p_value"] == pytest.approx(2.85e-4, abs=1e-6)
+    assert a1["ci_low"] == pytest.approx(1.65 - 0.541463, abs=1e-5)
+    assert a1["ci_high"] == pytest.approx(1.65 + 0.541463, abs=1e-5)
     assert a1["flagged"]
-    # a2 on item k: x2 - (5 + x3 + x4) / 3. Column sums: x2 35, x3 32, x4 28, so the mean is
-    # (35 - (50 + 32 + 28) / 3) / 10 = (105 - 110) / 30 = -1/6
-    assert row(t, "a2", "leniency")["value"] == pytest.approx(-1 / 6)
+    assert row(t, "a2", "leniency")["value"] == pytest.approx(0.15)
+    assert row(t, "a4", "leniency")["value"] == pytest.approx(-0.55)
     assert not row(t, "a2", "leniency")["flagged"]
-    assert row(t, "a1", "leniency", "task=answer|field=score")["value"] == pytest.approx(55 / 30)
-    assert flag_summary(t) == "a1: lenient (leniency +1.83 > 0.40, p=0.008; 1 more slice)"
+    assert row(t, "a1", "leniency", "task=answer|field=score")["value"] == pytest.approx(1.65)
+    # a4 rates 0.55 below the median rater on every item on average (its mean is 2.8 against
+    # the median 3.35), consistently enough to be flagged severe too.
+    assert row(t, "a4", "leniency")["flagged"]
+    assert flag_summary(t).splitlines() == [
+        "a1: lenient (leniency +1.65 > 0.40, p<0.001; 1 more slice)",
+        f"a4: severe (leniency -0.55 < -0.40, p={row(t, 'a4', 'leniency')['p_value']:.3f}; "
+        "1 more slice)",
+    ]
 
 
 def test_a_constant_shift_is_flagged_and_the_others_are_not(mini, generations) -> None:
-    # Four raters on 12 items; a1 = truth + 1, the others = truth.
-    # d(a1) = +1 on every item (p < 0.001); d(other) = 0 - (1 + 0 + 0) / 3 = -1/3:
-    # significant too, but smaller than 0.4 points -> not flagged.
+    # Four raters on 12 items; a1 = truth + 1, the others = truth. The additive model with
+    # effects centred on the median rater: b(a1) = +1, b(others) = 0 (the median of
+    # [1, 0, 0, 0]); mu_i = truth. a1's residuals are +1 on every item (p < 0.001) -> flagged;
+    # the others' are 0 -> not flagged.
     truth = [2, 3, 4] * 4
     rows = [rating("a1", ans(i), v + 1) for i, v in enumerate(truth)]
     rows += [rating(a, ans(i), v) for a in ("a2", "a3", "a4") for i, v in enumerate(truth)]
@@ -220,7 +230,7 @@ def test_a_constant_shift_is_flagged_and_the_others_are_not(mini, generations) -
     assert row(t, "a1", "leniency")["flagged"]
     for other in ("a2", "a3", "a4"):
         lenient = row(t, other, "leniency")
-        assert lenient["value"] == pytest.approx(-1 / 3) and not lenient["flagged"]
+        assert lenient["value"] == pytest.approx(0, abs=1e-9) and not lenient["flagged"]
 
 
 def test_mean_rating_and_slice_bias_by_hand(mini, generations) -> None:
