@@ -8,6 +8,7 @@ import pandas as pd
 
 from assets.partitions import study_partitions
 from raterlab import warehouse as wh
+from raterlab.adjudication.packets import sealed_tiebreak_rows
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
 from resources import Raterlab
 
@@ -114,10 +115,15 @@ def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mat
 @dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[assignments], kinds={"duckdb"})
 def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """The sealed key: opaque token and position of every packet row, in
-    ``staging.blinding_key``. It never leaves the warehouse."""
+    ``staging.blinding_key``. It never leaves the warehouse. Third annotators assigned to
+    break ties keep their rows (same tokens) when the key is sealed again."""
     study = raterlab.study(context.partition_key)
     table = _study_frame(raterlab, "staging.assignments", study.name)
     key = seal(study, table, raterlab.blinding_secret())
+    with raterlab.warehouse(read_only=True) as con:
+        tiebreak = sealed_tiebreak_rows(con, study, raterlab.blinding_secret())
+    if len(tiebreak):
+        key = pd.concat([key, tiebreak], ignore_index=True)
     _write(raterlab, "staging.blinding_key", study.name, key)
     return dg.MaterializeResult(metadata={"tokens": len(key)})
 

@@ -3,10 +3,12 @@
 import dagster as dg
 
 from assets.agreement import agreement_assets
+from assets.consensus import consensus_assets
 from assets.design import design_assets
 from assets.ingest import ingest_assets
 from assets.quality import quality_assets
 from checks.agreement import agreement_checks
+from checks.consensus import consensus_checks
 from checks.design import design_checks
 from checks.ingest import ingest_checks
 from checks.quality import quality_checks
@@ -16,8 +18,20 @@ from pipelines.sensors import inbox_sensor
 from resources import Raterlab
 
 defs = dg.Definitions(
-    assets=[*design_assets, *ingest_assets, *agreement_assets, *quality_assets],
-    asset_checks=[*design_checks, *ingest_checks, *agreement_checks, *quality_checks],
+    assets=[
+        *design_assets,
+        *ingest_assets,
+        *agreement_assets,
+        *quality_assets,
+        *consensus_assets,
+    ],
+    asset_checks=[
+        *design_checks,
+        *ingest_checks,
+        *agreement_checks,
+        *quality_checks,
+        *consensus_checks,
+    ],
     jobs=[annotation_job, packets_job, ingest_job, agreement_job],
     schedules=[nightly_agreement],
     sensors=[inbox_sensor],

@@ -23,10 +23,12 @@ from raterlab.protocol import load_study
 from raterlab.quality import flag_summary
 from raterlab.settings import Home, studies_dir
 from raterlab.simulate import simulate
+from raterlab.simulate.adjudicators import simulate_adjudication
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """The demo prints its own summary; run logs stay in the Dagster instance (make ui)."""
-MAX_ROUNDS = 3
+MAX_ROUNDS = 6
+"""Pilot, main round, tie-breaks and adjudication, leftovers: each round is one job run."""
 
 
 def instance(home: Home) -> dg.DagsterInstance:
@@ -63,11 +65,12 @@ def run_study(name: str, home: Home, job: dg.JobDefinition, progress: Progress, 
         )
 
     run("packets")
-    for _ in range(MAX_ROUNDS):
-        summary = simulate(study, home)
-        if summary.written.empty:
+    for round_number in range(MAX_ROUNDS):
+        decisions = simulate_adjudication(study, home).written if round_number else 0
+        returned = simulate(study, home)
+        if returned.written.empty and not decisions:
             break
-        run(f"ingest {len(summary.written)} returned file(s)")
+        run(f"ingest {len(returned.written) + decisions} returned file(s)")
         if resubmit_corrections(home, name):
             run("ingest corrected resubmissions")
     with warehouse.connect(home.warehouse, read_only=True) as con:
@@ -124,6 +127,27 @@ def quality_lines(home: Home, studies: list[str]) -> list[str]:
     return lines
 
 
+def consensus_lines(home: Home) -> list[str]:
+    """Status counts per study, adjudicated decisions, and recovery of the planted truth."""
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        statuses = con.execute(
+            """SELECT study, string_agg(status || ' ' || n, ', ' ORDER BY n DESC)
+               FROM (SELECT study, status, count(*) AS n FROM gold.consensus GROUP BY ALL)
+               GROUP BY study ORDER BY study"""
+        ).fetchall()
+        recovery = dict(
+            con.execute(
+                """SELECT study, string_agg(method || ' ' || pct || '%', ', ' ORDER BY method)
+                   FROM (SELECT study, method, round(100 * sum(recovered) / sum(n), 1) AS pct
+                         FROM staging.consensus_recovery GROUP BY ALL)
+                   GROUP BY study"""
+            ).fetchall()
+        )
+    return [
+        f"{study}: {counts}; recovered: {recovery.get(study, '-')}" for study, counts in statuses
+    ]
+
+
 def quarantine_lines(home: Home) -> list[str]:
     with warehouse.connect(home.warehouse, read_only=True) as con:
         rows = con.execute(
@@ -156,12 +180,19 @@ def main() -> int:
     console.print("[bold]Rater quality[/bold] (gold.rater_quality; plots in reports/<study>/)")
     for line in quality_lines(home, studies):
         console.print(f"  {line}")
+    console.print(
+        "[bold]Consensus[/bold] (gold.consensus; how often it recovers the planted truth)"
+    )
+    for line in consensus_lines(home):
+        console.print(f"  {line}")
     console.print("[bold]Quarantined files[/bold] (their corrected versions were resubmitted)")
     for line in quarantine_lines(home):
         console.print(f"  {line}")
     console.print(f"Packets:    {home.outbox}/<study>/<annotator>/<batch>/")
     console.print(f"Quarantine: {home.quarantine}/<study>/ (report.md, report.json, issues.csv)")
-    console.print(f"Warehouse:  duckdb {home.warehouse}   (tables gold.labels, gold.agreement ...)")
+    console.print(f"Warehouse:  duckdb {home.warehouse}   (gold.consensus, gold.labels ...)")
+    console.print(f"Exports:    {home.root / 'exports'}/<study>/")
+    console.print(f"Reports:    {home.reports}/<study>/ (plots, gold_contract/index.html)")
     console.print("Dagster UI with these runs: make ui")
     return 0
 

@@ -13,13 +13,16 @@ from raterlab.settings import Home
     job=ingest_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING
 )
 def inbox_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
-    """One run per study whose inbox changed; the run key is the inbox's name/size/mtime list,
+    """One run per study whose inbox (returned packets, or adjudication decisions in
+    ``inbox/<study>/adjudication/``) changed; the run key is the files' name/size/mtime list,
     so an unchanged inbox never starts a run twice (content already ingested is skipped)."""
     home = Home.from_env()
     studies = ingest_job.partitions_def.get_partition_keys()
     requests = []
     for study in studies:
-        files = pending_files(home.inbox / study)
+        files = pending_files(home.inbox / study) + pending_files(
+            home.inbox / study / "adjudication"
+        )
         if not files:
             continue
         fingerprint = "\n".join(

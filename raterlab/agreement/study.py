@@ -2,7 +2,8 @@
 tables, agreement matrices, the study's thresholds and the pilot gate.
 
 Only ordinary ratings count (``kind == 'item'``, first copy): hidden duplicates, attention
-checks and calibration items measure raters, not items (see :mod:`raterlab.quality`).
+checks and calibration items measure raters, not items (see :mod:`raterlab.quality`); a third
+annotator's tie-break rating exists only for disputed items, so it is left out too.
 Skipped answers are missing. A slice is written ``key=value`` (``condition=A``,
 ``round=pilot``); ``all`` is every item. Slice keys are the study's ``slices``: item keys
 (hidden or shown) or ``task``, ``tier``, ``round``, ``stratum``.
@@ -54,7 +55,8 @@ BUILTIN_KEYS = ("task", "tier", "round", "stratum")
 
 def ratings(labels: pd.DataFrame, items: pd.DataFrame) -> pd.DataFrame:
     """Ordinary ratings with the item attributes slices need (one column per item key)."""
-    rows = labels[(labels["kind"] == "item") & (labels["copy"] == 0) & (labels["value"] != "skip")]
+    ordinary = (labels["kind"] == "item") & (labels["copy"] == 0) & (labels["round"] != "tiebreak")
+    rows = labels[ordinary & (labels["value"] != "skip")]
     attributes = pd.DataFrame(list(items["record"]), index=items.index)
     attributes = attributes.drop(columns=[c for c in attributes if c in items.columns])
     items = pd.concat([items.drop(columns="record"), attributes], axis=1)

@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import agree, ingest, simulate, study
+from raterlab.cli import adjudicate, agree, ingest, simulate, study
 
-SUBCOMMANDS = (agree, study, simulate, ingest)
+SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate)
 
 
 def build_parser() -> argparse.ArgumentParser:

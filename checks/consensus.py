@@ -1,0 +1,101 @@
+"""Checks on consensus: the gold-table contract (blocking: nothing is exported from tables
+that break it), unresolved fields, and the adjudication backlog."""
+
+import dagster as dg
+import pandas as pd
+
+from assets.consensus import adjudications, consensus
+from raterlab.adjudication.packets import read_adjudication_key
+from raterlab.adjudication.queue import OPEN_STATES, backlog, build_queue
+from raterlab.consensus.inputs import load_tables, read_table
+from raterlab.contract import validate_gold
+from resources import Raterlab
+
+
+def _md(frame: pd.DataFrame) -> dg.MetadataValue:
+    return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
+
+
+@dg.asset_check(asset=consensus, blocking=True)
+def gold_table_contract(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Great Expectations suite on gold.consensus and gold.items: statuses allowed, one row per
+    item and field, a value for every resolved field, values inside each field's domain,
+    counts consistent with the ratings and the assignment. Data Docs in
+    ``reports/<study>/gold_contract/``."""
+    study = raterlab.study(context.partition_key)
+    with raterlab.warehouse(read_only=True) as con:
+        tables = load_tables(con, study)
+        gold = read_table(con, "gold.consensus", study.name)
+        items = read_table(con, "gold.items", study.name, ("record",))
+    result = validate_gold(
+        study, gold, items, tables.labels, tables.key, raterlab.paths.reports / study.name
+    )
+    shown = result.results[
+        ["table", "expectation", "column", "condition", "success", "unexpected_count", "examples"]
+    ]
+    return dg.AssetCheckResult(
+        passed=result.success,
+        metadata={
+            "expectations": len(shown),
+            "failed": int((~shown["success"]).sum()),
+            "data_docs": dg.MetadataValue.path(str(result.docs)),
+            "results": _md(shown.sort_values("success", kind="stable")),
+        },
+    )
+
+
+@dg.asset_check(asset=consensus)
+def unresolved_consensus(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Fields without a consensus value (``unresolved``; ``excluded`` are counted apart): a
+    warning while any remains."""
+    with raterlab.warehouse(read_only=True) as con:
+        gold = read_table(con, "gold.consensus", context.partition_key)
+    gold = pd.DataFrame(columns=["task", "field", "status", "reason"]) if gold is None else gold
+    open_rows = gold[gold["status"] == "unresolved"]
+    why = (
+        open_rows.assign(reason=open_rows["reason"].fillna("").str.split("; ").str[-1])
+        .groupby(["task", "field", "reason"])
+        .size()
+        .rename("fields")
+        .reset_index()
+    )
+    return dg.AssetCheckResult(
+        passed=open_rows.empty,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "unresolved": len(open_rows),
+            "excluded": int((gold["status"] == "excluded").sum()),
+            "by_reason": _md(why),
+        },
+    )
+
+
+@dg.asset_check(asset=adjudications)
+def adjudication_backlog(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Disputes not yet settled (open, in a packet awaiting its decision, or awaiting a third
+    annotator) and quarantined decision files: a warning while any remains."""
+    study = raterlab.study(context.partition_key)
+    with raterlab.warehouse(read_only=True) as con:
+        queue = build_queue(study, load_tables(con, study), read_adjudication_key(con, study.name))
+        files = read_table(con, "staging.adjudication_files", study.name)
+    rejected = 0 if files is None else int((files["status"] == "rejected").sum())
+    pending = queue[queue["state"].isin(OPEN_STATES)]
+    return dg.AssetCheckResult(
+        passed=pending.empty and rejected == 0,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "open_fields": len(pending),
+            "open_items": int(pending["item_id"].nunique()) if len(pending) else 0,
+            "quarantined_files": rejected,
+            "backlog": _md(backlog(queue)),
+        },
+    )
+
+
+consensus_checks = [gold_table_contract, unresolved_consensus, adjudication_backlog]

@@ -1,0 +1,529 @@
+"""Returned adjudication decisions: archive, validate, quarantine or write, in one transaction.
+
+A decisions file (CSV or JSONL, read like any returned file by
+:func:`raterlab.ingest.read.read_returned`) has one row per disputed field: ``case``,
+``field``, ``decision``, ``rationale``, ``adjudicator_id`` (the packet's read-only columns
+``task``, ``allowed`` and ``ratings`` may stay). Rules, each reported with file, row, column,
+rule and value (the ingest's issue format, so the same reports are written):
+
+- ``required``: case, field, decision, rationale and adjudicator_id are filled; a decision
+  is a value, not ``skip``;
+- ``unknown_case``: the case is in an issued adjudication packet of the study;
+- ``not_disputed``: the field is one the packet asked about for that case;
+- ``type``/``range``/``allowed_values``: the decision is in the field's domain (the rules the
+  ingest generates from the study, :func:`raterlab.ingest.rules.task_rules`);
+- ``rationale``: at least :data:`MIN_RATIONALE` characters;
+- ``duplicate_decision``: one decision per case and field;
+- ``constraint``: the decisions of one case satisfy the task's logical constraints;
+- warnings: ``incomplete`` (fields of the answered packets left undecided) and
+  ``adjudicator_is_rater`` (the adjudicator rated the item).
+
+The file is archived under its content hash first (``archive/<study>/``); a rejected file is
+copied to ``quarantine/<study>/adjudication/<name>__<hash>/`` with ``report.md``,
+``report.json`` and ``issues.csv``. An accepted file's decisions replace any earlier decision
+for the same case and field (an earlier file left with no decision is marked superseded).
+Outcomes go to ``staging.adjudication_files``, issues to ``staging.adjudication_issues``,
+decisions to ``gold.adjudications``, the file to ``raw.returned_files``: all in one
+transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from raterlab.adjudication.packets import (
+    ADJUDICATION,
+    FILLED_COLUMNS,
+    TEMPLATE_COLUMNS,
+    read_adjudication_key,
+)
+from raterlab.consensus.schema import ADJUDICATIONS, ensure_gold_tables, names
+from raterlab.ingest import store
+from raterlab.ingest.audit import pending_files
+from raterlab.ingest.cells import Cells
+from raterlab.ingest.labels import _normalised
+from raterlab.ingest.read import ROW, UnreadableFile, read_returned
+from raterlab.ingest.report import report_dict, write_report
+from raterlab.ingest.rules import task_rules
+from raterlab.ingest.validate import ISSUE_COLUMNS, _issues, _one
+from raterlab.protocol import SKIP_VALUE, Study
+from raterlab.settings import Home
+
+MIN_RATIONALE = 10
+DOMAIN_RULES = ("type", "range", "allowed_values")
+REQUIRED = ("case", "field", *FILLED_COLUMNS)
+FILES_DDL = """
+    study VARCHAR, sha256 VARCHAR, file VARCHAR, archived_path VARCHAR, batches VARCHAR,
+    status VARCHAR, n_rows BIGINT, n_decisions BIGINT, n_errors BIGINT, n_warnings BIGINT,
+    report VARCHAR, ingested_at TIMESTAMPTZ, superseded_by VARCHAR"""
+ISSUES_DDL = """
+    study VARCHAR, sha256 VARCHAR, file VARCHAR, "row" BIGINT, "column" VARCHAR,
+    rule VARCHAR, value VARCHAR, message VARCHAR, severity VARCHAR"""
+
+
+def inbox_dir(home: Home, study: str) -> Path:
+    return home.inbox / study / ADJUDICATION
+
+
+def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
+    store.ensure_tables(con)
+    ensure_gold_tables(con)
+    con.execute(f"CREATE TABLE IF NOT EXISTS staging.adjudication_files ({FILES_DDL})")
+    con.execute(f"CREATE TABLE IF NOT EXISTS staging.adjudication_issues ({ISSUES_DDL})")
+
+
+@dataclass
+class DecisionCheck:
+    """The outcome of validating one decisions file (nothing written)."""
+
+    file: str
+    frame: pd.DataFrame | None
+    issues: pd.DataFrame
+    decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Valid rows, unblinded: task, item_id, field, value, value_num, rationale,
+    adjudicator_id, batch, case_token, source_row."""
+
+    @property
+    def errors(self) -> pd.DataFrame:
+        return self.issues[self.issues["severity"] == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return self.errors.empty
+
+
+def _empty_issues() -> pd.DataFrame:
+    return pd.DataFrame(columns=list(ISSUE_COLUMNS))
+
+
+def _concat(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    parts = [p for p in parts if not p.empty]
+    return pd.concat(parts, ignore_index=True) if parts else _empty_issues()
+
+
+def _column_issues(frame: pd.DataFrame, file: str) -> pd.DataFrame:
+    present = [c for c in frame.columns if c != ROW]
+    parts = [
+        _one(file, "missing_column", f"column {c} is missing (the template has it)", c)
+        for c in REQUIRED
+        if c not in present
+    ]
+    parts += [
+        _one(file, "unknown_column", f"column {c} is not in the adjudication template", c)
+        for c in present
+        if c not in TEMPLATE_COLUMNS
+    ]
+    return _concat(parts)
+
+
+def validate_decisions(
+    study: Study,
+    frame: pd.DataFrame,
+    key: pd.DataFrame,
+    raters: dict[str, set[str]],
+    file: str,
+) -> DecisionCheck:
+    """Check a decisions file's text cells against the adjudication key and the study."""
+    columns = _column_issues(frame, file)
+    if not columns.empty:
+        return DecisionCheck(file, frame, columns)
+    text = {c: frame[c].astype(str).str.strip() for c in REQUIRED}
+    rows = frame[ROW].to_numpy()
+    parts = []
+    for column in REQUIRED:
+        empty = (text[column] == "").to_numpy()
+        if empty.any():
+            parts.append(
+                _issues(
+                    file,
+                    rows[empty],
+                    column,
+                    "required",
+                    [""] * int(empty.sum()),
+                    f"{column} is required",
+                )
+            )
+    skipped = (text["decision"].str.lower() == SKIP_VALUE).to_numpy()
+    if skipped.any():
+        parts.append(
+            _issues(
+                file,
+                rows[skipped],
+                "decision",
+                "required",
+                text["decision"][skipped],
+                "decide a value; skip is not a decision",
+            )
+        )
+    short = ((text["rationale"] != "") & (text["rationale"].str.len() < MIN_RATIONALE)).to_numpy()
+    if short.any():
+        parts.append(
+            _issues(
+                file,
+                rows[short],
+                "rationale",
+                "rationale",
+                text["rationale"][short],
+                f"the rationale must say why, in at least {MIN_RATIONALE} characters",
+            )
+        )
+    by_case = key.drop_duplicates(["case_token", "field"]).set_index(["case_token", "field"])
+    cases = set(key["case_token"])
+    case = text["case"].to_numpy(dtype=object)
+    fld = text["field"].to_numpy(dtype=object)
+    known = np.array([c in cases for c in case], dtype=bool)
+    unknown = ~known & (text["case"] != "").to_numpy()
+    if unknown.any():
+        parts.append(
+            _issues(
+                file,
+                rows[unknown],
+                "case",
+                "unknown_case",
+                case[unknown],
+                "this case id is not in any adjudication packet of the study; was it changed?",
+            )
+        )
+    disputed = np.array([(c, f) in by_case.index for c, f in zip(case, fld, strict=True)])
+    wrong_field = known & ~disputed & (text["field"] != "").to_numpy()
+    if wrong_field.any():
+        parts.append(
+            _issues(
+                file,
+                rows[wrong_field],
+                "field",
+                "not_disputed",
+                fld[wrong_field],
+                "the packet did not ask for a decision on this field for this case",
+            )
+        )
+    twice = pd.Series(list(zip(case, fld, strict=True))).duplicated().to_numpy() & disputed
+    if twice.any():
+        parts.append(
+            _issues(
+                file,
+                rows[twice],
+                "decision",
+                "duplicate_decision",
+                fld[twice],
+                "this case and field are decided more than once",
+            )
+        )
+    good = disputed & ~twice
+    matched = by_case.loc[list(zip(case[good], fld[good], strict=True))].reset_index()
+    decided = frame[good].reset_index(drop=True)
+    values = np.full(len(decided), None, dtype=object)
+    numbers = np.full(len(decided), np.nan)
+    for (task, name), idx in matched.groupby(["task", "field"]).groups.items():
+        at = np.asarray(list(idx))
+        sub = pd.DataFrame(
+            {name: decided["decision"].to_numpy()[at], ROW: decided[ROW].to_numpy()[at]}
+        )
+        cells = Cells(sub)
+        for rule in task_rules(study, task):
+            if rule.column != name or rule.name not in DOMAIN_RULES:
+                continue
+            bad = ~rule.valid(cells) & ~cells.empty(name)
+            if bad.any():
+                parts.append(
+                    _issues(
+                        file,
+                        sub[ROW].to_numpy()[bad],
+                        "decision",
+                        rule.name,
+                        sub[name].to_numpy()[bad],
+                        rule.message.replace(name, f"{name} decision", 1),
+                    )
+                )
+        canonical, number = _normalised(study, task, name, cells)
+        values[at], numbers[at] = canonical, number
+    decisions = pd.DataFrame(
+        {
+            "task": matched["task"].to_numpy(),
+            "item_id": matched["item_id"].to_numpy(),
+            "field": matched["field"].to_numpy(),
+            "value": values,
+            "value_num": numbers,
+            "rationale": decided["rationale"].astype(str).str.strip().to_numpy(),
+            "adjudicator_id": decided["adjudicator_id"].astype(str).str.strip().to_numpy(),
+            "batch": matched["batch"].to_numpy(),
+            "case_token": matched["case_token"].to_numpy(),
+            "source_row": decided[ROW].to_numpy(),
+        }
+    )
+    parts.append(_constraint_issues(study, decisions, file))
+    parts.append(_warnings(key, decisions, raters, file))
+    return DecisionCheck(file, frame, _concat(parts), decisions)
+
+
+def _constraint_issues(study: Study, decisions: pd.DataFrame, file: str) -> pd.DataFrame:
+    parts = []
+    for (task, _case), rows in decisions.groupby(["task", "case_token"]):
+        value = dict(zip(rows["field"], rows["value_num"], strict=True))
+        where = dict(zip(rows["field"], rows["source_row"], strict=True))
+        for c in study.tasks[task].constraints:
+            a, b = value.get(c.antecedent), value.get(c.consequent)
+            if a == 1 and b is not None and not np.isnan(b) and b != c.required_consequent:
+                parts.append(
+                    _issues(
+                        file,
+                        [where[c.consequent]],
+                        "decision",
+                        "constraint",
+                        [str(int(b))],
+                        f"{c}: when {c.antecedent} is 1, {c.consequent} must be "
+                        f"{int(c.required_consequent)}",
+                    )
+                )
+    return _concat(parts)
+
+
+def _warnings(
+    key: pd.DataFrame, decisions: pd.DataFrame, raters: dict[str, set[str]], file: str
+) -> pd.DataFrame:
+    parts = []
+    batches = set(decisions["batch"])
+    asked = key[key["batch"].isin(batches)]
+    got = set(zip(decisions["case_token"], decisions["field"], strict=True))
+    missing = [
+        (c, f)
+        for c, f in zip(asked["case_token"], asked["field"], strict=True)
+        if (c, f) not in got
+    ]
+    if missing:
+        parts.append(
+            _issues(
+                file,
+                [pd.NA],
+                "decision",
+                "incomplete",
+                [f"{len(missing)} of {len(asked)}"],
+                f"incomplete return: {len(missing)} disputed field(s) left undecided, e.g. "
+                + ", ".join(f"{c}/{f}" for c, f in missing[:5]),
+                severity="warning",
+            )
+        )
+    own = [
+        r
+        for r, i, a in zip(
+            decisions["source_row"], decisions["item_id"], decisions["adjudicator_id"], strict=True
+        )
+        if a in raters.get(i, set())
+    ]
+    if own:
+        parts.append(
+            _issues(
+                file,
+                own,
+                "adjudicator_id",
+                "adjudicator_is_rater",
+                [""] * len(own),
+                "the adjudicator also rated this item",
+                severity="warning",
+            )
+        )
+    return _concat(parts)
+
+
+def check_file(study: Study, path: Path, key: pd.DataFrame, raters: dict) -> DecisionCheck:
+    """Read and validate one decisions file; an unreadable file is one error."""
+    try:
+        frame = read_returned(path)
+    except UnreadableFile as exc:
+        return DecisionCheck(path.name, None, _one(path.name, exc.rule, exc.reason))
+    return validate_decisions(study, frame, key, raters, path.name)
+
+
+@dataclass
+class AdjudicationResult:
+    file: str
+    sha256: str
+    status: str
+    """``accepted``, ``rejected`` or ``unchanged`` (this content was ingested before)."""
+    n_decisions: int = 0
+    n_errors: int = 0
+    n_warnings: int = 0
+    report: Path | None = None
+    superseded: list[str] = field(default_factory=list)
+
+
+def _raters(con: duckdb.DuckDBPyConnection, study: str) -> dict[str, set[str]]:
+    try:
+        rows = con.execute(
+            "SELECT item_id, annotator_id FROM gold.ratings WHERE study = ? AND kind = 'item'",
+            [study],
+        ).fetchall()
+    except duckdb.CatalogException:
+        return {}
+    out: dict[str, set[str]] = {}
+    for item, annotator in rows:
+        out.setdefault(item, set()).add(annotator)
+    return out
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> None:
+    if frame.empty:
+        return
+    con.register("_rows", frame)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _rows")
+    finally:
+        con.unregister("_rows")
+
+
+def _accepted(study: Study, check: DecisionCheck) -> pd.DataFrame | None:
+    if check.ok:
+        return check.decisions
+    errors = check.errors
+    if not study.ingest.accept_valid_rows or errors["row"].isna().any():
+        return None
+    bad = set(errors["row"].dropna().astype(int))
+    return check.decisions[~check.decisions["source_row"].isin(bad)]
+
+
+def ingest_decisions(
+    study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection
+) -> AdjudicationResult:
+    """Ingest one returned decisions file (safe to repeat: the same content is a no-op)."""
+    path = Path(path)
+    ensure_tables(con)
+    sha = store.sha256_of(path)
+    seen = con.execute(
+        "SELECT status FROM staging.adjudication_files WHERE study = ? AND sha256 = ?",
+        [study.name, sha],
+    ).fetchall()
+    if seen:
+        return AdjudicationResult(path.name, sha, "unchanged")
+    archived = store.archive(path, home.archive / study.name, sha)
+    received_at = datetime.now(UTC)
+    key = read_adjudication_key(con, study.name)
+    check = check_file(study, archived, key, _raters(con, study.name))
+    check.issues["file"] = path.name
+    decisions = _accepted(study, check)
+    status = "rejected" if decisions is None or decisions.empty else "accepted"
+    report = report_dict(path.name, study.name, sha, status, check.issues)
+    base = home.quarantine if status == "rejected" else home.reports / "ingest"
+    folder = base / study.name / ADJUDICATION / f"{path.stem}__{sha[:8]}"
+    report_path = None
+    if status == "rejected":
+        store.quarantine(archived, folder, path.name)
+    if status == "rejected" or not check.issues.empty:
+        report_path = write_report(folder, report, check.issues)["markdown"]
+    n_errors = int((check.issues["severity"] == "error").sum())
+    n_warnings = int((check.issues["severity"] == "warning").sum())
+    superseded = _commit(
+        con,
+        study.name,
+        {
+            "study": study.name,
+            "sha256": sha,
+            "file": path.name,
+            "archived_path": str(archived),
+            "size_bytes": archived.stat().st_size,
+            "received_at": received_at,
+        },
+        {
+            "study": study.name,
+            "sha256": sha,
+            "file": path.name,
+            "archived_path": str(archived),
+            "batches": ",".join(sorted(set(check.decisions.get("batch", [])))) or None,
+            "status": status,
+            "n_rows": 0 if check.frame is None else len(check.frame),
+            "n_decisions": 0 if decisions is None else len(decisions),
+            "n_errors": n_errors,
+            "n_warnings": n_warnings,
+            "report": None if report_path is None else str(report_path),
+            "ingested_at": received_at,
+            "superseded_by": None,
+        },
+        check.issues,
+        None
+        if status == "rejected"
+        else decisions.assign(source_file=path.name, source_sha256=sha, decided_at=received_at),
+    )
+    return AdjudicationResult(
+        path.name,
+        sha,
+        status,
+        0 if decisions is None else len(decisions),
+        n_errors,
+        n_warnings,
+        report_path,
+        superseded,
+    )
+
+
+def _commit(
+    con: duckdb.DuckDBPyConnection,
+    study: str,
+    received: dict,
+    outcome: dict,
+    issues: pd.DataFrame,
+    decisions: pd.DataFrame | None,
+) -> list[str]:
+    superseded: list[str] = []
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _insert(con, "raw.returned_files", pd.DataFrame([received]))
+        if decisions is not None and len(decisions):
+            rows = decisions.assign(study=study)[names(ADJUDICATIONS)]
+            con.register("_decided", rows)
+            try:
+                before = {
+                    r[0]
+                    for r in con.execute(
+                        """SELECT DISTINCT source_sha256 FROM gold.adjudications a
+                           WHERE study = ? AND EXISTS (SELECT 1 FROM _decided d WHERE
+                           d.task = a.task AND d.item_id = a.item_id AND d.field = a.field)""",
+                        [study],
+                    ).fetchall()
+                }
+                con.execute(
+                    """DELETE FROM gold.adjudications a WHERE study = ? AND EXISTS (
+                       SELECT 1 FROM _decided d WHERE d.task = a.task
+                       AND d.item_id = a.item_id AND d.field = a.field)""",
+                    [study],
+                )
+                con.execute("INSERT INTO gold.adjudications BY NAME SELECT * FROM _decided")
+            finally:
+                con.unregister("_decided")
+            for sha in sorted(before):
+                left = con.execute(
+                    "SELECT count(*) FROM gold.adjudications WHERE study = ? AND source_sha256 = ?",
+                    [study, sha],
+                ).fetchall()[0][0]
+                if left == 0:
+                    file = con.execute(
+                        """UPDATE staging.adjudication_files SET status = 'superseded',
+                           superseded_by = ? WHERE study = ? AND sha256 = ? RETURNING file""",
+                        [outcome["sha256"], study, sha],
+                    ).fetchall()
+                    superseded += [f[0] for f in file]
+        if not issues.empty:
+            _insert(
+                con,
+                "staging.adjudication_issues",
+                issues.assign(study=study, sha256=outcome["sha256"]),
+            )
+        _insert(con, "staging.adjudication_files", pd.DataFrame([outcome]))
+        con.execute("COMMIT")
+    except Exception:
+        con.execute("ROLLBACK")
+        raise
+    return superseded
+
+
+def ingest_inbox(
+    study: Study, home: Home, con: duckdb.DuckDBPyConnection
+) -> list[AdjudicationResult]:
+    """Ingest every file in ``inbox/<study>/adjudication/`` not ingested before, oldest first."""
+    return [
+        ingest_decisions(study, p, home, con) for p in pending_files(inbox_dir(home, study.name))
+    ]

@@ -1,0 +1,197 @@
+"""The adjudication queue: disputed fields, where each stands, and who resolves it next.
+
+A field is disputed by the study's ``consensus.adjudicate`` rule
+(:func:`raterlab.consensus.policy.find_disputes`). Each disputed field has a ``route``:
+
+``third_annotator``  the study breaks ties with a third annotator (``tie_break:
+                     third_annotator``), the item has fewer than three ratings and an
+                     annotator who was never assigned it is available: that annotator rates
+                     the whole item in a normal packet (round ``tiebreak``).
+``adjudicator``      otherwise: the field goes into an adjudication packet.
+
+and a ``state``: ``open`` (nothing issued yet), ``issued`` (in an adjudication packet
+awaiting its decision), ``awaiting_rating`` (a third annotator was assigned and has not
+returned), ``decided`` (an adjudicator decided it) or ``tie_broken`` (the third rating
+settled it). Open rows are ranked by ``priority``: lowest agreement first.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from raterlab.consensus.inputs import StudyTables
+from raterlab.consensus.policy import (
+    AWAITING_ADJUDICATION,
+    AWAITING_THIRD,
+    compute_consensus,
+    find_disputes,
+)
+from raterlab.protocol import Study
+
+QUEUE_COLUMNS = (
+    "task",
+    "item_id",
+    "field",
+    "tier",
+    "reasons",
+    "agreement",
+    "n_ratings",
+    "status",
+    "route",
+    "state",
+    "batch",
+    "priority",
+)
+OPEN_STATES = ("open", "issued", "awaiting_rating")
+TIEBREAK_ROUND = "tiebreak"
+
+
+def rated_items(tables: StudyTables) -> pd.DataFrame:
+    """``task, item_id, tier`` of every item with a counting rating."""
+    rated = tables.ratings[["task", "item_id"]].drop_duplicates()
+    tiers = tables.tiers()
+    return rated.assign(tier=rated["item_id"].map(tiers)).reset_index(drop=True)
+
+
+def _empty() -> pd.DataFrame:
+    return pd.DataFrame(columns=list(QUEUE_COLUMNS))
+
+
+def build_queue(
+    study: Study,
+    tables: StudyTables,
+    adjudication_key: pd.DataFrame | None = None,
+    consensus: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """One row per disputed field (:data:`QUEUE_COLUMNS`), ordered by priority.
+
+    ``consensus`` (from :func:`compute_consensus` on the same tables) is computed if not given.
+    """
+    items = rated_items(tables)
+    tiers = dict(zip(items["item_id"], items["tier"], strict=True))
+    disputes = find_disputes(study, tables.ratings, tiers)
+    if disputes.empty:
+        return _empty()
+    if consensus is None:
+        consensus = compute_consensus(study, tables.ratings, items, tables.adjudications)
+    queue = disputes.merge(
+        consensus[["task", "item_id", "field", "status"]],
+        how="left",
+        on=["task", "item_id", "field"],
+    )
+    queue["tier"] = queue["item_id"].map(tiers)
+    key = tables.key
+    assigned = key.groupby("item_id")["annotator_id"].agg(set).to_dict() if len(key) else {}
+    tiebreak = key[key["round"] == TIEBREAK_ROUND] if len(key) else key
+    tiebreak_batch = tiebreak.groupby("item_id")["batch"].last().to_dict() if len(tiebreak) else {}
+    labels = tables.labels
+    returned = (
+        set(labels.loc[(labels["round"] == TIEBREAK_ROUND) & (labels["kind"] == "item"), "item_id"])
+        if len(labels)
+        else set()
+    )
+    issued = {}
+    if adjudication_key is not None and len(adjudication_key):
+        issued = {
+            (t, i, f): b
+            for t, i, f, b in zip(
+                adjudication_key["task"],
+                adjudication_key["item_id"],
+                adjudication_key["field"],
+                adjudication_key["batch"],
+                strict=True,
+            )
+        }
+    third_policy = study.consensus.tie_break == "third_annotator"
+    panel = set(study.design.annotators)
+    routes, states, batches = [], [], []
+    for task, item, field, status, n in zip(
+        queue["task"],
+        queue["item_id"],
+        queue["field"],
+        queue["status"],
+        queue["n_ratings"],
+        strict=True,
+    ):
+        if status == "adjudicated":
+            routes.append("adjudicator")
+            states.append("decided")
+            batches.append(issued.get((task, item, field)))
+            continue
+        if status == "tie_broken":
+            routes.append("third_annotator")
+            states.append("tie_broken")
+            batches.append(tiebreak_batch.get(item))
+            continue
+        if third_policy and item in tiebreak_batch and item not in returned:
+            routes.append("third_annotator")
+            states.append("awaiting_rating")
+            batches.append(tiebreak_batch[item])
+            continue
+        free = panel - assigned.get(item, set())
+        if third_policy and item not in tiebreak_batch and n < 3 and free:
+            routes.append("third_annotator")
+            states.append("open")
+            batches.append(None)
+            continue
+        routes.append("adjudicator")
+        batch = issued.get((task, item, field))
+        states.append("issued" if batch else "open")
+        batches.append(batch)
+    queue["route"] = routes
+    queue["state"] = states
+    queue["batch"] = batches
+    queue = _one_route_per_item(queue)
+    item_agreement = queue.groupby(["task", "item_id"])["agreement"].transform("min")
+    queue = queue.assign(_item_agreement=item_agreement).sort_values(
+        ["_item_agreement", "task", "item_id", "agreement", "field"], kind="stable"
+    )
+    open_rows = queue["state"].isin(OPEN_STATES)
+    queue["priority"] = pd.array([None] * len(queue), dtype="Int64")
+    ranks = queue.loc[open_rows, ["task", "item_id"]].drop_duplicates()
+    rank_of = {(t, i): r + 1 for r, (t, i) in enumerate(ranks.itertuples(index=False))}
+    queue.loc[open_rows, "priority"] = [
+        rank_of[(t, i)]
+        for t, i in zip(queue.loc[open_rows, "task"], queue.loc[open_rows, "item_id"], strict=True)
+    ]
+    return queue[list(QUEUE_COLUMNS)].reset_index(drop=True)
+
+
+def _one_route_per_item(queue: pd.DataFrame) -> pd.DataFrame:
+    """A third annotator rates the whole item: when one open field of an item goes to a third
+    annotator, so do the item's other open fields."""
+    third = queue[(queue["route"] == "third_annotator") & (queue["state"] == "open")]
+    items = set(zip(third["task"], third["item_id"], strict=True))
+    move = queue["state"].eq("open") & pd.Series(
+        [(t, i) in items for t, i in zip(queue["task"], queue["item_id"], strict=True)],
+        index=queue.index,
+    )
+    queue.loc[move, "route"] = "third_annotator"
+    return queue
+
+
+def pending_reasons(queue: pd.DataFrame) -> dict[tuple[str, str, str], str]:
+    """Where each open dispute stands, for the consensus ``reason`` column."""
+    open_rows = queue[queue["state"].isin(OPEN_STATES)]
+    return {
+        (t, i, f): AWAITING_THIRD if r == "third_annotator" else AWAITING_ADJUDICATION
+        for t, i, f, r in zip(
+            open_rows["task"],
+            open_rows["item_id"],
+            open_rows["field"],
+            open_rows["route"],
+            strict=True,
+        )
+    }
+
+
+def backlog(queue: pd.DataFrame) -> pd.DataFrame:
+    """Open disputes per route and state."""
+    open_rows = queue[queue["state"].isin(OPEN_STATES)]
+    if open_rows.empty:
+        return pd.DataFrame(columns=["route", "state", "fields", "items"])
+    return (
+        open_rows.groupby(["route", "state"])
+        .agg(fields=("field", "size"), items=("item_id", "nunique"))
+        .reset_index()
+    )

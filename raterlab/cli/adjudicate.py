@@ -1,0 +1,145 @@
+"""``raterlab adjudicate``: the adjudication loop and consensus from the command line.
+
+::
+
+    raterlab adjudicate queue STUDY       # disputed fields, lowest agreement first
+    raterlab adjudicate issue STUDY       # write adjudication / third-annotator packets
+    raterlab adjudicate ingest STUDY [FILE]   # ingest returned decisions (default: the inbox)
+    raterlab adjudicate simulate STUDY    # simulated adjudicators and third annotators
+    raterlab adjudicate consensus STUDY   # gold.items, gold.consensus, views, exports
+
+The same functions the Dagster assets run (group ``consensus``); the third annotators'
+returns are ordinary returned files (``raterlab ingest`` or the ingest job reads them).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from raterlab import warehouse
+from raterlab.adjudication.ingest import ingest_decisions, ingest_inbox
+from raterlab.adjudication.packets import issue_packets, refresh_queue
+from raterlab.adjudication.queue import backlog
+from raterlab.consensus.build import build_consensus
+from raterlab.consensus.recovery import overall
+from raterlab.design import load_or_create_secret
+from raterlab.exports import load_bundle, write_exports
+from raterlab.protocol import StudyError, load_study
+from raterlab.settings import Home, studies_dir
+from raterlab.simulate import SimulationError
+
+ACTIONS = ("queue", "issue", "ingest", "simulate", "consensus")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "adjudicate",
+        help="adjudication queue, packets, returned decisions, and consensus",
+        description=__doc__.split("::")[0].strip(),
+    )
+    parser.add_argument("action", choices=ACTIONS)
+    parser.add_argument("study", help="study name (a file <study>.yaml in the studies folder)")
+    parser.add_argument("path", nargs="?", type=Path, help="ingest: one decisions file")
+    parser.add_argument("--seed", type=int, default=0, help="simulate: simulation seed")
+    parser.add_argument(
+        "--error",
+        type=float,
+        default=0.05,
+        help="simulate: share of decisions that miss the truth (default 0.05)",
+    )
+    parser.add_argument(
+        "--no-exports", action="store_true", help="consensus: do not write the exports"
+    )
+    parser.set_defaults(func=run)
+
+
+def _print_frame(frame, limit: int = 20) -> None:
+    print(frame.head(limit).to_string(index=False) if len(frame) else "  (none)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        study = load_study(studies_dir() / f"{args.study}.yaml")
+    except StudyError as exc:
+        print(f"raterlab adjudicate: {exc}")
+        return 2
+    home = Home.from_env()
+    if not home.warehouse.exists():
+        print(f"raterlab adjudicate: no warehouse at {home.warehouse}; run the annotation job")
+        return 2
+    if args.action == "simulate":
+        from raterlab.simulate.adjudicators import simulate_adjudication
+
+        try:
+            done = simulate_adjudication(study, home, seed=args.seed, error=args.error)
+        except SimulationError as exc:
+            print(f"raterlab adjudicate: {exc}")
+            return 1
+        print(
+            f"{study.name}: {len(done.adjudication_files)} decisions file(s) "
+            f"({done.decisions} decisions, {done.errors} off the truth), "
+            f"{len(done.third_annotator_files)} third-annotator file(s) "
+            f"({done.third_annotator_rows} rows)"
+        )
+        return 0
+    with warehouse.connect(home.warehouse) as con:
+        if args.action == "queue":
+            queue = refresh_queue(con, study)
+            print(f"{study.name}: {len(queue)} disputed field(s)")
+            _print_frame(backlog(queue))
+            _print_frame(
+                queue[queue["priority"].notna()][
+                    [
+                        "priority",
+                        "task",
+                        "item_id",
+                        "field",
+                        "reasons",
+                        "agreement",
+                        "route",
+                        "state",
+                    ]
+                ]
+            )
+        elif args.action == "issue":
+            issued = issue_packets(study, home, con, load_or_create_secret(home.blinding_secret))
+            print(
+                f"{study.name}: adjudication batch {issued['adjudication_batch'] or '-'} "
+                f"({issued['cases']} case(s), {issued['fields']} field(s)); tiebreak batch "
+                f"{issued['tiebreak_batch'] or '-'} ({issued['tiebreak_items']} item(s))"
+            )
+            for packet in issued["packets"]:
+                print(f"  {home.outbox / packet}")
+        elif args.action == "ingest":
+            results = (
+                [ingest_decisions(study, args.path, home, con)]
+                if args.path
+                else ingest_inbox(study, home, con)
+            )
+            for r in results:
+                line = f"{r.file}: {r.status}"
+                if r.status == "accepted":
+                    line += f", {r.n_decisions} decision(s)"
+                elif r.status == "rejected":
+                    line += f", {r.n_errors} error(s); report: {r.report}"
+                print(line)
+            if any(r.status == "rejected" for r in results):
+                return 1
+        else:
+            built = build_consensus(con, study)
+            print(
+                f"{study.name}: {len(built.consensus)} consensus row(s), {len(built.items)} item(s)"
+            )
+            _print_frame(
+                built.consensus["status"].value_counts().rename_axis("status").reset_index()
+            )
+            if len(built.recovery):
+                print("recovery of the planted truth:")
+                _print_frame(overall(built.recovery))
+    if args.action == "consensus" and not args.no_exports:
+        with warehouse.connect(home.warehouse, read_only=True) as con:
+            bundle = load_bundle(con, study)
+        files = write_exports(bundle, home.root / "exports")
+        print(f"exports: {len(files)} file(s) in {home.root / 'exports' / study.name}")
+    return 0

@@ -1,0 +1,76 @@
+"""One study's consensus end to end: read, resolve, write the gold tables and views.
+
+:func:`build_consensus` is what the ``consensus`` asset and ``raterlab adjudicate consensus``
+run. ``gold.items`` and ``gold.consensus`` are replaced for the study in one transaction; for
+a simulated study, how often each method recovers the planted truth goes to
+``staging.consensus_recovery``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import duckdb
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.adjudication.packets import read_adjudication_key
+from raterlab.adjudication.queue import build_queue, pending_reasons, rated_items
+from raterlab.consensus.inputs import StudyTables, load_tables, read_table
+from raterlab.consensus.items import build_items
+from raterlab.consensus.policy import compute_consensus, with_pending
+from raterlab.consensus.recovery import truth_recovery
+from raterlab.consensus.store import create_views, replace_rows
+from raterlab.protocol import Study
+
+RECOVERY_TABLE = "staging.consensus_recovery"
+RECOVERY_DDL = """study VARCHAR, task VARCHAR, field VARCHAR, method VARCHAR, n BIGINT,
+    n_valued BIGINT, recovered BIGINT, within_half BIGINT, share DOUBLE, share_valued DOUBLE"""
+
+
+@dataclass
+class ConsensusBuild:
+    items: pd.DataFrame
+    consensus: pd.DataFrame
+    queue: pd.DataFrame
+    views: list[str]
+    recovery: pd.DataFrame
+    """Empty unless the study was simulated (``staging.sim_truth`` has rows)."""
+
+
+def compute(
+    study: Study,
+    tables: StudyTables,
+    adjudication_key: pd.DataFrame,
+    computed_at: datetime | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Queue, consensus and items of one study, from its tables (nothing written)."""
+    consensus = compute_consensus(
+        study,
+        tables.ratings,
+        rated_items(tables),
+        tables.adjudications,
+        computed_at=computed_at or datetime.now(UTC),
+    )
+    queue = build_queue(study, tables, adjudication_key, consensus)
+    consensus = with_pending(consensus, pending_reasons(queue))
+    items = build_items(
+        study, tables.generations, tables.routed, tables.key, tables.ratings, consensus
+    )
+    return queue, consensus, items
+
+
+def build_consensus(con: duckdb.DuckDBPyConnection, study: Study) -> ConsensusBuild:
+    """Compute and write one study's ``gold.items`` and ``gold.consensus`` (one transaction),
+    the views, and the truth recovery of a simulated study."""
+    tables = load_tables(con, study)
+    queue, consensus, items = compute(study, tables, read_adjudication_key(con, study.name))
+    replace_rows(con, study.name, {"gold.items": items, "gold.consensus": consensus})
+    views = create_views(con, study)
+    truth = read_table(con, "staging.sim_truth", study.name)
+    recovery = truth_recovery(consensus, truth)
+    if truth is not None and len(truth):
+        con.execute(f"CREATE TABLE IF NOT EXISTS {RECOVERY_TABLE} ({RECOVERY_DDL})")
+        warehouse.replace_study_rows(con, RECOVERY_TABLE, study.name, recovery)
+    return ConsensusBuild(items, consensus, queue, views, recovery)

@@ -1,0 +1,176 @@
+"""What consensus and adjudication read from the warehouse, and the ratings that count.
+
+Only ratings of ``kind = 'item'`` and ``copy = 0`` count toward consensus: hidden duplicates,
+attention checks and calibration items measure the raters, not the items. A ``skip`` (or an
+empty cell) is not a rating of that field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.consensus.schema import ADJUDICATIONS, names
+from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
+
+RATING_COLUMNS = (
+    "rating_id",
+    "task",
+    "item_id",
+    "annotator_id",
+    "field",
+    "value",
+    "value_num",
+    "confidence",
+    "time_spent_s",
+    "notes",
+    "round",
+    "batch",
+)
+
+
+def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """Whether ``schema.name`` is a table or view of the warehouse."""
+    schema, name = table.split(".", 1)
+    found = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?",
+        [schema, name],
+    ).fetchall()
+    return found[0][0] > 0
+
+
+def read_table(
+    con: duckdb.DuckDBPyConnection, table: str, study: str, json_columns: tuple[str, ...] = ()
+) -> pd.DataFrame | None:
+    """``study``'s rows of ``table``, or ``None`` when the table does not exist yet."""
+    if not table_exists(con, table):
+        return None
+    frame = warehouse.read_study_rows(con, table, study)
+    frame = frame.astype({c: object for c in frame.columns if str(frame[c].dtype) == "string"})
+    return warehouse.decode_json(frame, json_columns) if json_columns else frame
+
+
+def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
+    """The ratings that count: kind ``item``, copy 0, a rating field, a value (not skip).
+
+    Returns :data:`RATING_COLUMNS`; ``value`` is the canonical text (``0``/``1``, an integer,
+    a label). Categorical labels are matched to the declared spelling.
+    """
+    if labels is None or labels.empty:
+        return pd.DataFrame(columns=list(RATING_COLUMNS))
+    fields = {(t, f) for t, task in study.tasks.items() for f in task.rating_fields}
+    keep = (
+        (labels["kind"] == "item")
+        & (labels["copy"].astype(int) == 0)
+        & labels["value"].notna()
+        & (labels["value"].astype(str).str.lower() != SKIP_VALUE)
+        & pd.Series(
+            [(t, f) in fields for t, f in zip(labels["task"], labels["field"], strict=True)],
+            index=labels.index,
+            dtype=bool,
+        )
+    )
+    rows = labels.loc[keep, [c for c in RATING_COLUMNS if c in labels.columns]].copy()
+    for column in RATING_COLUMNS:
+        if column not in rows:
+            rows[column] = None
+    rows["value"] = rows["value"].astype(str)
+    for task_name, task in study.tasks.items():
+        for name, spec in task.fields.items():
+            if isinstance(spec, CategoricalField):
+                at = (rows["task"] == task_name) & (rows["field"] == name)
+                lookup = {label.lower(): label for label in spec.labels}
+                rows.loc[at, "value"] = rows.loc[at, "value"].str.lower().map(lookup)
+    rows = rows[rows["value"].notna()][list(RATING_COLUMNS)].reset_index(drop=True)
+    text = [c for c in RATING_COLUMNS if c not in ("rating_id", "value_num", "time_spent_s")]
+    return rows.astype({c: object for c in text})
+
+
+@dataclass
+class StudyTables:
+    """One study's rows of every table consensus and adjudication need."""
+
+    labels: pd.DataFrame
+    """``gold.labels`` (all kinds)."""
+    ratings: pd.DataFrame
+    """The ratings that count (:func:`counting_ratings`)."""
+    generations: pd.DataFrame
+    """``raw.generations`` with ``record`` decoded."""
+    routed: pd.DataFrame
+    """``staging.routed_items``."""
+    key: pd.DataFrame
+    """``staging.blinding_key`` (the sealed key, third-annotator rows included)."""
+    adjudications: pd.DataFrame
+    """``gold.adjudications``."""
+
+    def tiers(self) -> dict[str, str]:
+        return dict(zip(self.routed["item_id"], self.routed["tier"], strict=True))
+
+    def records(self) -> dict[str, dict]:
+        return dict(zip(self.generations["item_id"], self.generations["record"], strict=True))
+
+
+def _or_empty(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(columns=columns) if frame is None else frame
+
+
+def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
+    """Read one study's tables (missing tables read as empty)."""
+    labels = _or_empty(
+        read_table(con, "gold.labels", study.name),
+        [
+            "rating_id",
+            "task",
+            "item_id",
+            "annotator_id",
+            "field",
+            "value",
+            "value_num",
+            "confidence",
+            "time_spent_s",
+            "notes",
+            "kind",
+            "copy",
+            "round",
+            "batch",
+            "token",
+        ],
+    )
+    generations = _or_empty(
+        read_table(con, "raw.generations", study.name, ("record",)),
+        ["item_id", "task", "role", "record"],
+    )
+    routed = _or_empty(
+        read_table(con, "staging.routed_items", study.name),
+        ["item_id", "task", "tier", "tier_rule", "stratum", "sampled"],
+    )
+    key = _or_empty(
+        read_table(con, "staging.blinding_key", study.name),
+        [
+            "annotator_id",
+            "round",
+            "batch",
+            "task",
+            "item_id",
+            "tier",
+            "kind",
+            "copy",
+            "spot_check",
+            "position",
+            "token",
+        ],
+    )
+    adjudications = _or_empty(
+        read_table(con, "gold.adjudications", study.name), names(ADJUDICATIONS)[1:]
+    )
+    return StudyTables(
+        labels=labels,
+        ratings=counting_ratings(study, labels),
+        generations=generations,
+        routed=routed,
+        key=key,
+        adjudications=adjudications,
+    )

@@ -1,0 +1,405 @@
+"""Consensus per item and rating field, by the study's ``consensus`` policy.
+
+**Disputes** (which fields go to adjudication), from ``consensus.adjudicate``:
+
+- ``likert_gap: g``: a Likert field whose ratings are ``g`` or more points apart;
+- ``binary_disagreement_tiers: [..]``: any disagreement on a binary or categorical field of
+  an item in one of those tiers;
+- ``uncertain: true``: every rating field of an item that some rater rated with confidence
+  ``low``.
+
+**Resolution**, in order:
+
+1. an adjudicator's decision (``gold.adjudications``) -> ``adjudicated``;
+2. no rating that counts -> ``unresolved`` (every rater skipped);
+3. a field that is not disputed: one rating -> ``single``; all equal -> ``unanimous``;
+   else binary and categorical fields take the strict majority label (``majority``; without
+   one, a tie, ``unresolved``), Likert fields the median or mean (``consensus.likert``) ->
+   ``majority``;
+4. a disputed field, when ``tie_break: third_annotator`` and three or more ratings count
+   (a third annotator rated it, or the pilot gave it to everyone): the strict majority or the
+   Likert median/mean -> ``tie_broken`` (no strict majority: it goes to the adjudicator);
+5. otherwise the field is ``unresolved`` until decided (reason ``awaiting adjudication`` or
+   ``awaiting a third annotator``).
+
+A field with no way forward (a tie in a tier the study does not adjudicate, every rater
+skipped) becomes ``excluded`` when the study says ``unresolved: exclude``; fields still on
+their way through adjudication stay ``unresolved``.
+
+With ``consensus.method: dawid_skene``, every field that is not adjudicated takes the
+Dawid-Skene posterior mode (:mod:`raterlab.consensus.dawid_skene`) as its value and the
+posterior probability as its confidence; the status says what the ratings show (``single``,
+``unanimous``, else ``majority``). The Dawid-Skene value is reported for every field either
+way (``ds_value``), so the two methods can be compared.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+
+from raterlab.consensus.dawid_skene import dawid_skene
+from raterlab.consensus.schema import CONSENSUS, RESOLVED, names
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+
+REASONS = ("likert_gap", "binary_disagreement", "uncertain")
+AWAITING_ADJUDICATION = "awaiting adjudication"
+AWAITING_THIRD = "awaiting a third annotator"
+DISPUTE_COLUMNS = ("task", "item_id", "field", "reasons", "agreement", "n_ratings")
+
+
+def field_spec(study: Study, task: str, field: str):
+    return study.tasks[task].fields[field]
+
+
+def classes(spec) -> list[str]:
+    """A rating field's domain as canonical text (``0``/``1``, ``1``..``5``, labels)."""
+    return [str(v) for v in spec.domain()]
+
+
+def number(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def format_number(value: float) -> str:
+    """A Likert consensus as text: whole numbers plain, a mean rounded to 4 decimals."""
+    return f"{round(value, 4):g}"
+
+
+def _groups(ratings: pd.DataFrame) -> pd.DataFrame:
+    """Per (task, item, field): the values (text) of the counting ratings, and whether any
+    of them was given with confidence ``low``."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    low: dict[tuple[str, str, str], bool] = {}
+    confidence = ratings["confidence"].astype(object).to_numpy() if len(ratings) else []
+    for task, item, field, value, conf in zip(
+        ratings["task"],
+        ratings["item_id"],
+        ratings["field"],
+        ratings["value"],
+        confidence,
+        strict=True,
+    ):
+        key = (task, item, field)
+        groups.setdefault(key, []).append(value)
+        low[key] = low.get(key, False) or (isinstance(conf, str) and conf.lower() == "low")
+    keys = sorted(groups)
+    return pd.DataFrame(
+        {
+            "task": [k[0] for k in keys],
+            "item_id": [k[1] for k in keys],
+            "field": [k[2] for k in keys],
+            "values": [groups[k] for k in keys],
+            "low": [low[k] for k in keys],
+        },
+        columns=["task", "item_id", "field", "values", "low"],
+    )
+
+
+def _agreement(spec, values: list[str]) -> float:
+    """1 for full agreement, lower for spread: modal share (labels) or 1 - range/scale (Likert)."""
+    if len(values) <= 1:
+        return 1.0
+    if isinstance(spec, LikertField):
+        nums = [float(v) for v in values]
+        return 1.0 - (max(nums) - min(nums)) / (spec.max - spec.min)
+    return Counter(values).most_common(1)[0][1] / len(values)
+
+
+def find_disputes(study: Study, ratings: pd.DataFrame, tiers: dict[str, str]) -> pd.DataFrame:
+    """Fields to adjudicate under ``consensus.adjudicate`` (see the module doc), with the
+    reasons (comma-separated), the agreement among the ratings and their number."""
+    rule = study.consensus.adjudicate
+    groups = _groups(ratings)
+    uncertain_items = (
+        set(
+            zip(
+                groups.loc[groups["low"], "task"],
+                groups.loc[groups["low"], "item_id"],
+                strict=True,
+            )
+        )
+        if rule.uncertain
+        else set()
+    )
+    rows = []
+    for task, item, field, values in zip(
+        groups["task"], groups["item_id"], groups["field"], groups["values"], strict=True
+    ):
+        spec = field_spec(study, task, field)
+        reasons = []
+        if isinstance(spec, LikertField) and rule.likert_gap is not None and len(values) > 1:
+            nums = [float(v) for v in values]
+            if max(nums) - min(nums) >= rule.likert_gap:
+                reasons.append("likert_gap")
+        if (
+            isinstance(spec, BinaryField | CategoricalField)
+            and len(set(values)) > 1
+            and tiers.get(item) in rule.binary_disagreement_tiers
+        ):
+            reasons.append("binary_disagreement")
+        if (task, item) in uncertain_items:
+            reasons.append("uncertain")
+        if reasons:
+            rows.append(
+                (task, item, field, ",".join(reasons), _agreement(spec, values), len(values))
+            )
+    return pd.DataFrame(rows, columns=list(DISPUTE_COLUMNS))
+
+
+def _majority(values: list[str]) -> str | None:
+    label, count = Counter(values).most_common(1)[0]
+    return str(label) if count * 2 > len(values) else None
+
+
+def _central(study: Study, values: list[str]) -> float:
+    nums = np.array([float(v) for v in values])
+    return float(np.mean(nums)) if study.consensus.likert == "mean" else float(np.median(nums))
+
+
+def _support(spec, values: list[str], value: str | None) -> float | None:
+    if value is None or not values:
+        return None
+    if isinstance(spec, LikertField):
+        v = float(value)
+        return float(np.mean([abs(float(x) - v) <= 0.5 for x in values]))
+    return float(np.mean([x == value for x in values]))
+
+
+def _aggregate(study: Study, spec, values: list[str]) -> tuple[str | None, str]:
+    """Majority label or Likert median/mean of ``values``; the method name."""
+    if isinstance(spec, LikertField):
+        return format_number(_central(study, values)), study.consensus.likert
+    return _majority(values), "majority"
+
+
+def resolve_field(
+    study: Study,
+    spec,
+    values: list[str],
+    reasons: str,
+    decision: str | None,
+    tier: str | None,
+    pending: str | None,
+) -> dict:
+    """One field's policy consensus (see the module doc). ``pending`` says where an open
+    dispute stands (``awaiting adjudication``...), used as the reason."""
+    n = len(values)
+    out = {"value": None, "status": "unresolved", "method": None, "reason": reasons or None}
+
+    def note(text: str) -> str:
+        return f"{reasons}; {text}" if reasons else text
+
+    if decision is not None:
+        return {**out, "value": decision, "status": "adjudicated", "method": "adjudicator"}
+    if n == 0:
+        return {**out, "reason": note("no ratings (every rater skipped)"), "final": True}
+    if not reasons:
+        if n == 1:
+            return {**out, "value": values[0], "status": "single", "method": "single_rating"}
+        if len(set(values)) == 1:
+            value, method = _aggregate(study, spec, values)
+            return {**out, "value": value, "status": "unanimous", "method": method}
+        value, method = _aggregate(study, spec, values)
+        if value is None:
+            why = f"tie; tier {tier} is not adjudicated" if tier else "tie"
+            return {**out, "reason": why, "final": True}
+        return {**out, "value": value, "status": "majority", "method": method}
+    if study.consensus.tie_break == "third_annotator" and n >= 3:
+        value, method = _aggregate(study, spec, values)
+        if value is not None:
+            return {**out, "value": value, "status": "tie_broken", "method": method}
+    return {**out, "reason": note(pending or AWAITING_ADJUDICATION)}
+
+
+def _ds_columns(study: Study, ratings: pd.DataFrame) -> pd.DataFrame:
+    """Dawid-Skene value and posterior per (task, item, field), fitted per task and field."""
+    parts = []
+    for (task, field), rows in ratings.groupby(["task", "field"], sort=True):
+        spec = field_spec(study, task, field)
+        fit = dawid_skene(
+            rows["item_id"], rows["annotator_id"], rows["value"], classes=classes(spec)
+        )
+        labels = fit.labels().rename(
+            columns={"item": "item_id", "value": "ds_value", "confidence": "ds_confidence"}
+        )
+        parts.append(labels.assign(task=task, field=field))
+    if not parts:
+        return pd.DataFrame(columns=["task", "item_id", "field", "ds_value", "ds_confidence"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def compute_consensus(
+    study: Study,
+    ratings: pd.DataFrame,
+    items: pd.DataFrame,
+    adjudications: pd.DataFrame | None = None,
+    pending: dict[tuple[str, str, str], str] | None = None,
+    computed_at: datetime | None = None,
+) -> pd.DataFrame:
+    """``gold.consensus`` rows of one study (without the ``study`` column).
+
+    ``ratings``: the counting ratings (:func:`raterlab.consensus.inputs.counting_ratings`);
+    ``items``: ``task, item_id, tier`` of every item rated (a row per item and rating field
+    is produced for each rated item); ``adjudications``: ``gold.adjudications`` rows;
+    ``pending``: where an open dispute stands, by (task, item, field).
+    """
+    pending = pending or {}
+    computed_at = computed_at or datetime.now(UTC)
+    tiers = dict(zip(items["item_id"], items["tier"], strict=True)) if len(items) else {}
+    rated = ratings[["task", "item_id"]].drop_duplicates()
+    grid = [
+        (task, item, field)
+        for task, item in zip(rated["task"], rated["item_id"], strict=True)
+        for field in study.tasks[task].rating_fields
+    ]
+    frame = pd.DataFrame(grid, columns=["task", "item_id", "field"])
+    groups = _groups(ratings)
+    frame = frame.merge(groups[["task", "item_id", "field", "values"]], how="left")
+    frame["values"] = frame["values"].map(lambda v: v if isinstance(v, list) else [])
+    disputes = find_disputes(study, ratings, tiers)
+    frame = frame.merge(disputes[["task", "item_id", "field", "reasons"]], how="left")
+    decisions = {}
+    if adjudications is not None and len(adjudications):
+        latest = adjudications.sort_values("decided_at", kind="stable")
+        decisions = {
+            (t, i, f): v
+            for t, i, f, v in zip(
+                latest["task"], latest["item_id"], latest["field"], latest["value"], strict=True
+            )
+        }
+    rows = []
+    for task, item, field, values, reasons in zip(
+        frame["task"],
+        frame["item_id"],
+        frame["field"],
+        frame["values"],
+        frame["reasons"],
+        strict=True,
+    ):
+        spec = field_spec(study, task, field)
+        reasons = reasons if isinstance(reasons, str) else ""
+        result = resolve_field(
+            study,
+            spec,
+            values,
+            reasons,
+            decisions.get((task, item, field)),
+            tiers.get(item),
+            pending.get((task, item, field)),
+        )
+        final = result.pop("final", False)
+        if result["status"] == "unresolved" and final and study.consensus.unresolved == "exclude":
+            result["status"] = "excluded"
+        result["confidence"] = _support(spec, values, result["value"])
+        result["policy_value"] = result["value"]
+        rows.append(
+            {
+                "task": task,
+                "item_id": item,
+                "field": field,
+                "n_ratings": len(values),
+                "values": values,
+                **result,
+            }
+        )
+    out = pd.DataFrame(
+        rows,
+        columns=[
+            "task",
+            "item_id",
+            "field",
+            "n_ratings",
+            "values",
+            "value",
+            "status",
+            "method",
+            "reason",
+            "confidence",
+            "policy_value",
+        ],
+    )
+    ds = _ds_columns(study, ratings)
+    out = out.merge(ds, how="left", on=["task", "item_id", "field"])
+    if study.consensus.method == "dawid_skene":
+        out = _apply_dawid_skene(out)
+    out["value_num"] = [
+        number(v) if not isinstance(field_spec(study, t, f), CategoricalField) else None
+        for t, f, v in zip(out["task"], out["field"], out["value"], strict=True)
+    ]
+    out["computed_at"] = computed_at
+    out["n_ratings"] = out["n_ratings"].astype("int64")
+    return out[names(CONSENSUS)[1:]].reset_index(drop=True)
+
+
+def with_pending(consensus: pd.DataFrame, pending: dict[tuple[str, str, str], str]) -> pd.DataFrame:
+    """``consensus`` with the reason of each open dispute saying where it stands."""
+    out = consensus.copy()
+    for at, (task, item, field, status, reason) in enumerate(
+        zip(out["task"], out["item_id"], out["field"], out["status"], out["reason"], strict=True)
+    ):
+        where = pending.get((task, item, field))
+        if where and status == "unresolved" and isinstance(reason, str):
+            out.iat[at, out.columns.get_loc("reason")] = reason.replace(
+                AWAITING_ADJUDICATION, where
+            )
+    return out
+
+
+def _apply_dawid_skene(out: pd.DataFrame) -> pd.DataFrame:
+    """Every field not adjudicated takes the Dawid-Skene posterior mode (see the module doc)."""
+    out = out.astype({c: object for c in ("value", "status", "method", "reason")})
+    use = ((out["status"] != "adjudicated") & out["ds_value"].notna()).to_numpy()
+    keep = out["status"].isin(["single", "unanimous"]).to_numpy()
+    change = use & ~keep
+    out["value"] = np.where(use, out["ds_value"], out["value"])
+    out["confidence"] = np.where(use, out["ds_confidence"], out["confidence"])
+    out["method"] = np.where(use, "dawid_skene", out["method"])
+    out["status"] = np.where(change, "majority", out["status"])
+    out["reason"] = [
+        r.split(";")[0] if c and isinstance(r, str) else r
+        for c, r in zip(change, out["reason"], strict=True)
+    ]
+    return out
+
+
+def item_status(consensus: pd.DataFrame) -> pd.DataFrame:
+    """Per (task, item): ``n_fields``, ``n_resolved``, ``adjudicated``, ``tie_broken``,
+    ``status`` (resolved, unresolved or excluded)."""
+    if consensus.empty:
+        return pd.DataFrame(
+            columns=[
+                "task",
+                "item_id",
+                "n_fields",
+                "n_resolved",
+                "adjudicated",
+                "tie_broken",
+                "status",
+            ]
+        )
+    flags = consensus.assign(
+        resolved=consensus["status"].isin(RESOLVED),
+        adjudicated=consensus["status"].eq("adjudicated"),
+        tie_broken=consensus["status"].eq("tie_broken"),
+        excluded=consensus["status"].eq("excluded"),
+    )
+    per = flags.groupby(["task", "item_id"], sort=True).agg(
+        n_fields=("field", "size"),
+        n_resolved=("resolved", "sum"),
+        adjudicated=("adjudicated", "any"),
+        tie_broken=("tie_broken", "any"),
+        excluded=("excluded", "any"),
+    )
+    per["status"] = np.where(
+        per["excluded"],
+        "excluded",
+        np.where(per["n_resolved"] == per["n_fields"], "resolved", "unresolved"),
+    )
+    return per.drop(columns="excluded").reset_index()

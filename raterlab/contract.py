@@ -1,0 +1,289 @@
+"""The gold-table contract: a Great Expectations suite on a study's published gold tables.
+
+Run as a blocking asset check on the ``consensus`` asset (so nothing is exported from tables
+that break it), with its Data Docs written to ``$RATERLAB_HOME/reports/<study>/gold_contract/``.
+
+On ``gold.consensus`` (joined, before validation, with the counts it must agree with):
+
+- ``status`` is never null and one of the allowed statuses; ``method`` one of the methods;
+- one row per task, item and field (``task, item_id, field`` unique);
+- no missing consensus for resolved items: ``value`` is set wherever the status carries a
+  value, and null where it is ``unresolved`` or ``excluded``;
+- every field is a rating field of its task, and every value is inside the field's domain
+  from the study (binary and categorical: the declared values; Likert: ``min..max``);
+- ``confidence`` lies in [0, 1];
+- counts consistent with the assignment: ``n_ratings`` equals the counting ratings in
+  ``gold.labels``, never exceeds the copy-0 item rows assigned in the sealed key (plus
+  imported ratings), a ``single`` has exactly one rating; every rated item has a row per
+  rating field (the table's row count) and is in ``gold.items``.
+
+On ``gold.items``: ``item_id`` unique, ``status`` allowed, ``n_resolved <= n_fields``.
+
+Great Expectations is imported lazily (it is slow to import) with analytics off, in an
+ephemeral context: nothing is written outside the report folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from raterlab.consensus.inputs import counting_ratings
+from raterlab.consensus.schema import CONSENSUS, ITEMS, METHODS, RESOLVED, STATUSES, names
+from raterlab.protocol import CategoricalField, LikertField, Study
+
+ITEM_STATUSES = ("resolved", "unresolved", "excluded", "unrated")
+REPORT_FOLDER = "gold_contract"
+
+
+@dataclass
+class ContractResult:
+    success: bool
+    results: pd.DataFrame
+    """One row per expectation: table, expectation, column, condition, success,
+    unexpected_count, examples."""
+    docs: Path | None
+    """The Data Docs index page."""
+
+    @property
+    def failed(self) -> pd.DataFrame:
+        return self.results[~self.results["success"]]
+
+
+def contract_frame(
+    study: Study,
+    consensus: pd.DataFrame,
+    items: pd.DataFrame,
+    labels: pd.DataFrame,
+    key: pd.DataFrame,
+) -> pd.DataFrame:
+    """``gold.consensus`` with the columns its counts are checked against:
+    ``n_counted`` (counting ratings in gold.labels), ``n_assigned`` (copy-0 item rows in the
+    sealed key plus imported ratings) and ``in_items`` (the item is in gold.items)."""
+    frame = consensus.copy()
+    ratings = counting_ratings(study, labels)
+    counted = ratings.groupby(["task", "item_id", "field"]).size().rename("n_counted")
+    frame = frame.merge(counted.reset_index(), how="left", on=["task", "item_id", "field"])
+    frame["n_counted"] = frame["n_counted"].fillna(0).astype("int64")
+    assigned = pd.Series(dtype="int64")
+    if len(key):
+        rows = key[(key["kind"] == "item") & (key["copy"].astype(int) == 0)]
+        assigned = rows.groupby("item_id").size()
+    imported = (
+        ratings[ratings["round"] == "import"].groupby(["item_id", "field"]).size()
+        if len(ratings)
+        else pd.Series(dtype="int64")
+    )
+    frame["n_assigned"] = frame["item_id"].map(assigned).fillna(0).astype("int64") + [
+        int(imported.get((i, f), 0)) for i, f in zip(frame["item_id"], frame["field"], strict=True)
+    ]
+    frame["in_items"] = frame["item_id"].isin(set(items["item_id"])) if len(items) else False
+    return frame
+
+
+def expected_rows(study: Study, labels: pd.DataFrame) -> int:
+    """Rows gold.consensus must have: each rated item times its task's rating fields."""
+    ratings = counting_ratings(study, labels)
+    rated = ratings[["task", "item_id"]].drop_duplicates()
+    return int(sum(len(study.tasks[t].rating_fields) for t in rated["task"]))
+
+
+def _condition(**equals: str) -> str:
+    return " & ".join(f'{k}=="{v}"' for k, v in equals.items())
+
+
+def consensus_expectations(study: Study, n_rows: int) -> list:
+    import great_expectations as gx
+
+    e = gx.expectations
+    resolved = "status.isin(" + repr(list(RESOLVED)) + ")"
+    valueless = 'status.isin(["unresolved", "excluded"])'
+    out = [
+        e.ExpectColumnValuesToNotBeNull(column="status"),
+        e.ExpectColumnValuesToBeInSet(column="status", value_set=list(STATUSES)),
+        e.ExpectColumnValuesToBeInSet(column="method", value_set=list(METHODS)),
+        e.ExpectCompoundColumnsToBeUnique(column_list=["task", "item_id", "field"]),
+        e.ExpectColumnValuesToNotBeNull(
+            column="value", row_condition=resolved, condition_parser="pandas"
+        ),
+        e.ExpectColumnValuesToBeNull(
+            column="value", row_condition=valueless, condition_parser="pandas"
+        ),
+        e.ExpectColumnValuesToBeBetween(column="confidence", min_value=0, max_value=1),
+        e.ExpectColumnPairValuesToBeEqual(column_A="n_ratings", column_B="n_counted"),
+        e.ExpectColumnPairValuesAToBeGreaterThanB(
+            column_A="n_assigned", column_B="n_ratings", or_equal=True
+        ),
+        e.ExpectColumnValuesToBeBetween(
+            column="n_ratings",
+            min_value=1,
+            max_value=1,
+            row_condition='status=="single"',
+            condition_parser="pandas",
+        ),
+        e.ExpectColumnValuesToBeInSet(column="in_items", value_set=[True]),
+        e.ExpectTableRowCountToEqual(value=n_rows),
+    ]
+    for task_name, task in study.tasks.items():
+        out.append(
+            e.ExpectColumnValuesToBeInSet(
+                column="field",
+                value_set=list(task.rating_fields),
+                row_condition=_condition(task=task_name),
+                condition_parser="pandas",
+            )
+        )
+        for name in task.rating_fields:
+            spec = task.fields[name]
+            where = _condition(task=task_name, field=name)
+            if isinstance(spec, LikertField):
+                out.append(
+                    e.ExpectColumnValuesToBeBetween(
+                        column="value_num",
+                        min_value=spec.min,
+                        max_value=spec.max,
+                        row_condition=where,
+                        condition_parser="pandas",
+                    )
+                )
+            else:
+                domain = (
+                    list(spec.labels)
+                    if isinstance(spec, CategoricalField)
+                    else [str(v) for v in spec.domain()]
+                )
+                out.append(
+                    e.ExpectColumnValuesToBeInSet(
+                        column="value",
+                        value_set=domain,
+                        row_condition=where,
+                        condition_parser="pandas",
+                    )
+                )
+    return out
+
+
+def items_expectations() -> list:
+    import great_expectations as gx
+
+    e = gx.expectations
+    return [
+        e.ExpectColumnValuesToBeUnique(column="item_id"),
+        e.ExpectColumnValuesToBeInSet(column="status", value_set=list(ITEM_STATUSES)),
+        e.ExpectColumnPairValuesAToBeGreaterThanB(
+            column_A="n_fields", column_B="n_resolved", or_equal=True
+        ),
+    ]
+
+
+def _result_rows(table: str, validation) -> list[dict]:
+    rows = []
+    for r in validation.results:
+        config = r.expectation_config
+        kwargs = dict(config.kwargs)
+        named = [kwargs[k] for k in ("column_A", "column_B") if k in kwargs]
+        named += list(kwargs.get("column_list") or [])
+        column = kwargs.get("column") or ", ".join(str(c) for c in named)
+        result = r.result or {}
+        examples = result.get("partial_unexpected_list") or []
+        rows.append(
+            {
+                "table": table,
+                "expectation": config.type,
+                "column": column,
+                "condition": kwargs.get("row_condition") or "",
+                "success": bool(r.success),
+                "unexpected_count": result.get("unexpected_count"),
+                "examples": ", ".join(str(x) for x in examples[:5]),
+            }
+        )
+    return rows
+
+
+def validate_gold(
+    study: Study,
+    consensus: pd.DataFrame,
+    items: pd.DataFrame,
+    labels: pd.DataFrame,
+    key: pd.DataFrame,
+    report_dir: Path | None = None,
+) -> ContractResult:
+    """Run the contract on one study's gold tables; write Data Docs under ``report_dir``."""
+    os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+    if consensus is None:
+        consensus = pd.DataFrame(columns=names(CONSENSUS)[1:])
+    if items is None:
+        items = pd.DataFrame(columns=names(ITEMS)[1:])
+    import great_expectations as gx
+    from great_expectations.data_context.types.base import (
+        DataContextConfig,
+        InMemoryStoreBackendDefaults,
+        ProgressBarsConfig,
+    )
+
+    sites = {}
+    docs = None
+    if report_dir is not None:
+        docs_dir = report_dir / REPORT_FOLDER
+        shutil.rmtree(docs_dir, ignore_errors=True)
+        docs_dir.mkdir(parents=True, exist_ok=True)
+        sites["gold_contract"] = {
+            "class_name": "SiteBuilder",
+            "store_backend": {
+                "class_name": "TupleFilesystemStoreBackend",
+                "base_directory": str(docs_dir),
+            },
+            "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+        }
+        docs = docs_dir / "index.html"
+    config = DataContextConfig(
+        store_backend_defaults=InMemoryStoreBackendDefaults(init_temp_docs_sites=False),
+        data_docs_sites=sites,
+        analytics_enabled=False,
+        progress_bars=ProgressBarsConfig(globally=False),
+    )
+    context = gx.get_context(project_config=config, mode="ephemeral")
+    source = context.data_sources.add_pandas(f"gold_{study.name}")
+    frames = {
+        "gold.consensus": (
+            contract_frame(study, consensus, items, labels, key),
+            consensus_expectations(study, expected_rows(study, labels)),
+        ),
+        "gold.items": (items, items_expectations()),
+    }
+    definitions = []
+    batches = {}
+    for table, (frame, expectations) in frames.items():
+        name = table.replace(".", "_")
+        asset = source.add_dataframe_asset(name)
+        batch = asset.add_batch_definition_whole_dataframe(f"{name}_all")
+        suite = context.suites.add(gx.ExpectationSuite(name=f"{study.name}.{name}"))
+        for expectation in expectations:
+            suite.add_expectation(expectation)
+        definitions.append(
+            context.validation_definitions.add(
+                gx.ValidationDefinition(name=f"{study.name}.{name}", data=batch, suite=suite)
+            )
+        )
+        batches[definitions[-1].name] = (table, frame)
+    rows = []
+    success = True
+    for definition in definitions:
+        table, frame = batches[definition.name]
+        actions = [gx.checkpoint.UpdateDataDocsAction(name="docs")] if docs else []
+        checkpoint = context.checkpoints.add(
+            gx.Checkpoint(
+                name=f"{definition.name}.checkpoint",
+                validation_definitions=[definition],
+                actions=actions,
+            )
+        )
+        run = checkpoint.run(batch_parameters={"dataframe": frame.reset_index(drop=True)})
+        for validation in run.run_results.values():
+            rows += _result_rows(table, validation)
+        success = success and bool(run.success)
+    return ContractResult(success, pd.DataFrame(rows), docs)

@@ -1,0 +1,83 @@
+"""What every exporter reads: one study's gold tables, loaded once."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import duckdb
+import pandas as pd
+
+from raterlab.consensus.inputs import counting_ratings, read_table
+from raterlab.consensus.schema import ADJUDICATIONS, CONSENSUS, ITEMS, LABELS, names
+from raterlab.protocol import Study
+
+
+@dataclass
+class ExportBundle:
+    study: Study
+    items: pd.DataFrame
+    """``gold.items`` (``record`` decoded)."""
+    consensus: pd.DataFrame
+    adjudications: pd.DataFrame
+    labels: pd.DataFrame
+    """``gold.labels``, every kind."""
+    run_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    exported_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @property
+    def ratings(self) -> pd.DataFrame:
+        """The ratings that count toward consensus."""
+        return counting_ratings(self.study, self.labels)
+
+    @property
+    def exported_at_iso(self) -> str:
+        return self.exported_at.isoformat().replace("+00:00", "Z")
+
+    def rating_rows(self) -> pd.DataFrame:
+        """One row per counting rating (kind item, copy 0): ids, annotator, confidence,
+        time spent, notes, round, and the values of every field as a dict."""
+        labels = self.labels
+        if labels.empty:
+            return pd.DataFrame(
+                columns=[
+                    "rating_id",
+                    "task",
+                    "item_id",
+                    "annotator_id",
+                    "confidence",
+                    "time_spent_s",
+                    "notes",
+                    "round",
+                    "values",
+                ]
+            )
+        rows = labels[(labels["kind"] == "item") & (labels["copy"].astype(int) == 0)]
+        meta = rows.groupby("rating_id", sort=True)[
+            ["task", "item_id", "annotator_id", "confidence", "time_spent_s", "notes", "round"]
+        ].first()
+        values = rows.groupby("rating_id", sort=True).apply(
+            lambda g: dict(zip(g["field"], g["value"], strict=True)), include_groups=False
+        )
+        return meta.assign(values=values).reset_index()
+
+
+def _frame(con, table: str, study: str, columns: list[str], json_columns=()) -> pd.DataFrame:
+    frame = read_table(con, table, study, json_columns)
+    return pd.DataFrame(columns=columns) if frame is None else frame
+
+
+def load_bundle(
+    con: duckdb.DuckDBPyConnection, study: Study, run_id: str | None = None
+) -> ExportBundle:
+    bundle = ExportBundle(
+        study=study,
+        items=_frame(con, "gold.items", study.name, names(ITEMS)[1:], ("record",)),
+        consensus=_frame(con, "gold.consensus", study.name, names(CONSENSUS)[1:]),
+        adjudications=_frame(con, "gold.adjudications", study.name, names(ADJUDICATIONS)[1:]),
+        labels=_frame(con, "gold.labels", study.name, names(LABELS)[1:]),
+    )
+    if run_id:
+        bundle.run_id = run_id
+    return bundle

@@ -1,0 +1,367 @@
+"""The exporters. Each takes an :class:`ExportBundle` and a folder, writes its files there and
+returns their paths. Shapes are documented in ``docs/gold_tables.md`` (section Exports).
+
+``parquet_tables``   every study: ``parquet/{items,consensus,adjudications,labels}.parquet``.
+``study_json``       ``<study>.json``: metadata (version, date, annotators, inter-rater
+                     kappa, counts) and one annotation per item with its ratings, consensus,
+                     adjudication flag and comments.
+``labeler_files``    ``labelers/<labelerId>/<dimension>.json`` per annotator and rating field
+                     (plus labeler ``consensus``): exportedAt, dimension, runId, labelerId,
+                     labels[].
+``gold_tier_jsonl``  ``gold/<task>.jsonl``: the resolved items of the GOLD tier with their
+                     consensus labels.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from raterlab.agreement import AgreementUndefined, cohen_kappa, fleiss_kappa
+from raterlab.exports.bundle import ExportBundle
+from raterlab.protocol import CategoricalField, LikertField, Study
+
+GOLD_TIER = "GOLD"
+_IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def _plain(value):
+    """A JSON-friendly scalar (NaN -> None, numpy -> Python, whole floats -> int)."""
+    if value is None:
+        return None
+    if isinstance(value, float | np.floating):
+        if np.isnan(value):
+            return None
+        return int(value) if float(value).is_integer() else float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return value
+
+
+def typed_value(study: Study, task: str, field: str, value, value_num=None):
+    """A consensus or rating value as JSON: a number for binary and Likert, else the text."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return None
+    spec = study.tasks[task].fields.get(field)
+    if spec is not None and spec.is_rating and not isinstance(spec, CategoricalField):
+        number = value_num if value_num is not None and not pd.isna(value_num) else value
+        try:
+            return _plain(float(number))
+        except (TypeError, ValueError):
+            return value
+    return value
+
+
+def _dump(path: Path, document) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+# --- every study: Parquet ---------------------------------------------------------------------
+
+
+def parquet_tables(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """The study's gold tables as Parquet (the item ``record`` as JSON text)."""
+    out = []
+    tables = {
+        "items": bundle.items,
+        "consensus": bundle.consensus,
+        "adjudications": bundle.adjudications,
+        "labels": bundle.labels,
+    }
+    for name, frame in tables.items():
+        data = frame.copy()
+        if "record" in data:
+            data["record"] = data["record"].map(
+                lambda r: json.dumps(r, ensure_ascii=False) if isinstance(r, dict) else r
+            )
+        data.insert(0, "study", bundle.study.name)
+        path = folder / "parquet" / f"{name}.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.Table.from_pandas(data, preserve_index=False), path)
+        out.append(path)
+    return out
+
+
+# --- study JSON -------------------------------------------------------------------------------
+
+
+def unit_key(study: Study, task: str) -> str:
+    """``<unit>_id`` when the task's unit is one plain word (``response`` -> ``response_id``),
+    else ``item_id``."""
+    unit = study.tasks[task].unit
+    return f"{unit}_id" if _IDENT.match(unit) else "item_id"
+
+
+def _kappa_spec(study: Study, field: str, spec) -> str | None:
+    for threshold in study.thresholds.minimums:
+        if threshold.coefficient == "cohen_kappa" and (
+            threshold.fields is None or field in threshold.fields
+        ):
+            return threshold.weights
+    return "quadratic" if isinstance(spec, LikertField) else None
+
+
+def kappa(study: Study, ratings: pd.DataFrame) -> list[dict]:
+    """Inter-rater kappa per rating field, from the counting ratings of the pilot, main and
+    imported rounds (third-annotator ratings, given to disputed items only, are left out).
+
+    Two raters: Cohen's kappa, weighted as the study's ``cohen_kappa`` threshold says
+    (Likert default: quadratic). More raters: Fleiss' kappa (unweighted).
+    """
+    out = []
+    rows = ratings[ratings["round"] != "tiebreak"]
+    for task_name, task in study.tasks.items():
+        for field in task.rating_fields:
+            spec = task.fields[field]
+            sub = rows[(rows["task"] == task_name) & (rows["field"] == field)]
+            entry = {
+                "task": task_name,
+                "field": field,
+                "coefficient": None,
+                "weights": None,
+                "estimate": None,
+                "n_units": 0,
+            }
+            if sub.empty:
+                out.append(entry)
+                continue
+            matrix = sub.pivot_table(
+                index="item_id", columns="annotator_id", values="value", aggfunc="first"
+            )
+            if not isinstance(spec, CategoricalField):
+                matrix = matrix.apply(pd.to_numeric)
+            categories = list(spec.domain())
+            try:
+                if matrix.shape[1] == 2:
+                    weights = _kappa_spec(study, field, spec)
+                    result = cohen_kappa(matrix, weights=weights, categories=categories)
+                    entry.update(coefficient="cohen_kappa", weights=weights)
+                else:
+                    result = fleiss_kappa(matrix)
+                    entry.update(coefficient="fleiss_kappa")
+                entry["estimate"] = round(float(result), 4)
+            except (AgreementUndefined, ValueError):
+                pass
+            entry["n_units"] = int((matrix.notna().sum(axis=1) >= 2).sum())
+            out.append(entry)
+    return out
+
+
+def _consensus_by_item(bundle: ExportBundle) -> dict[tuple[str, str], pd.DataFrame]:
+    return {k: g for k, g in bundle.consensus.groupby(["task", "item_id"], sort=False)}
+
+
+def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """``<study>.json``: see the module doc and ``docs/gold_tables.md``."""
+    study = bundle.study
+    ratings = bundle.rating_rows()
+    by_item = {k: g for k, g in ratings.groupby("item_id", sort=False)}
+    consensus = _consensus_by_item(bundle)
+    decisions = {k: g for k, g in bundle.adjudications.groupby("item_id", sort=False)}
+    multi_task = len(study.tasks) > 1
+    single_field = {t: len(task.rating_fields) == 1 for t, task in study.tasks.items()}
+    annotations = []
+    rated = bundle.items[bundle.items["status"] != "unrated"]
+    for item in rated.itertuples(index=False):
+        task = item.task
+        fields = study.tasks[task].rating_fields
+        entry: dict = {unit_key(study, task): item.item_id}
+        if multi_task:
+            entry["task"] = task
+        entry.update({k: _plain(v) for k, v in (item.record or {}).items()})
+        entry["tier"] = item.tier
+        cards = []
+        for r in by_item.get(item.item_id, pd.DataFrame()).itertuples(index=False):
+            card = {"annotator_id": r.annotator_id}
+            values = r.values
+            if single_field[task]:
+                card["score"] = typed_value(study, task, fields[0], values.get(fields[0]))
+            for name in study.tasks[task].fields:
+                if name in values:
+                    card[name] = typed_value(study, task, name, values[name])
+            card["confidence"] = _plain(r.confidence) if isinstance(r.confidence, str) else None
+            card["time_spent_s"] = _plain(r.time_spent_s)
+            card["comments"] = r.notes if isinstance(r.notes, str) else None
+            card["round"] = r.round
+            cards.append(card)
+        entry["ratings"] = cards
+        rows = consensus.get((task, item.item_id), pd.DataFrame(columns=["field"]))
+        values = {
+            f: typed_value(study, task, f, v, n)
+            for f, v, n in zip(
+                rows["field"], rows.get("value", []), rows.get("value_num", []), strict=True
+            )
+        }
+        statuses = dict(zip(rows["field"], rows.get("status", []), strict=True))
+        if single_field[task]:
+            entry["consensus"] = values.get(fields[0])
+            entry["consensus_status"] = statuses.get(fields[0])
+        else:
+            entry["consensus"] = values
+            entry["consensus_status"] = statuses
+        adjudicated = decisions.get(item.item_id)
+        entry["adjudicated"] = adjudicated is not None and len(adjudicated) > 0
+        entry["adjudication"] = (
+            []
+            if adjudicated is None
+            else [
+                {
+                    "field": f,
+                    "value": typed_value(study, task, f, v),
+                    "rationale": why,
+                    "adjudicator_id": who,
+                }
+                for f, v, why, who in zip(
+                    adjudicated["field"],
+                    adjudicated["value"],
+                    adjudicated["rationale"],
+                    adjudicated["adjudicator_id"],
+                    strict=True,
+                )
+            ]
+        )
+        entry["comments"] = [c["comments"] for c in cards if c["comments"]]
+        annotations.append(entry)
+    agreement = kappa(study, bundle.ratings)
+    if len(agreement) == 1:
+        inter_rater = agreement[0]["estimate"]
+    else:
+        inter_rater = {f"{a['task']}.{a['field']}": a["estimate"] for a in agreement}
+    units = {unit_key(study, t) for t in study.tasks}
+    count_key = f"n_{units.pop()[:-3]}s" if len(units) == 1 else "n_items"
+    metadata = {
+        "study": study.name,
+        "title": study.title,
+        "version": study.version,
+        "date": bundle.exported_at.date().isoformat(),
+        "exported_at": bundle.exported_at_iso,
+        "run_id": bundle.run_id,
+        "annotators": sorted(set(bundle.ratings["annotator_id"])),
+        "inter_rater_kappa": inter_rater,
+        "agreement": agreement,
+        count_key: len(annotations),
+        "n_ratings": sum(len(a["ratings"]) for a in annotations),
+        "n_adjudicated": sum(a["adjudicated"] for a in annotations),
+        "consensus_policy": study.consensus.model_dump(mode="json"),
+    }
+    return [
+        _dump(folder / f"{study.name}.json", {"metadata": metadata, "annotations": annotations})
+    ]
+
+
+# --- per-labeler files ------------------------------------------------------------------------
+
+
+def labeler_files(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """``labelers/<labelerId>/<dimension>.json``: one file per annotator and rating field, and
+    the same for labeler ``consensus`` (value, status, confidence per item)."""
+    study = bundle.study
+    ratings = bundle.rating_rows()
+    out = []
+    common = {"exportedAt": bundle.exported_at_iso, "runId": bundle.run_id}
+    for task_name, task in study.tasks.items():
+        task_ratings = ratings[ratings["task"] == task_name]
+        details = [n for n, s in task.fields.items() if not s.is_rating and n != "confidence"]
+        for field in task.rating_fields:
+            for labeler, rows in task_ratings.groupby("annotator_id", sort=True):
+                labels = []
+                for r in rows.sort_values("item_id").itertuples(index=False):
+                    if field not in r.values:
+                        continue
+                    labels.append(
+                        {
+                            "itemId": r.item_id,
+                            "value": typed_value(study, task_name, field, r.values[field]),
+                            "confidence": r.confidence if isinstance(r.confidence, str) else None,
+                            "timeSpentS": _plain(r.time_spent_s),
+                            "details": {d: r.values[d] for d in details if r.values.get(d)},
+                            "round": r.round,
+                        }
+                    )
+                document = {
+                    **common,
+                    "dimension": field,
+                    "labelerId": labeler,
+                    "task": task_name,
+                    "labels": labels,
+                }
+                out.append(_dump(folder / "labelers" / labeler / f"{field}.json", document))
+            rows = bundle.consensus[
+                (bundle.consensus["task"] == task_name) & (bundle.consensus["field"] == field)
+            ].sort_values("item_id")
+            labels = [
+                {
+                    "itemId": r.item_id,
+                    "value": typed_value(study, task_name, field, r.value, r.value_num),
+                    "status": r.status,
+                    "confidence": _plain(r.confidence),
+                    "nRatings": int(r.n_ratings),
+                }
+                for r in rows.itertuples(index=False)
+            ]
+            document = {
+                **common,
+                "dimension": field,
+                "labelerId": "consensus",
+                "task": task_name,
+                "labels": labels,
+            }
+            out.append(_dump(folder / "labelers" / "consensus" / f"{field}.json", document))
+    return out
+
+
+# --- the gold tier as JSONL -------------------------------------------------------------------
+
+
+def gold_tier_jsonl(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """``gold/<task>.jsonl``: every GOLD-tier item whose fields all have a consensus value,
+    one JSON object per line (see ``docs/gold_tables.md``). Unresolved and excluded items are
+    left out."""
+    study = bundle.study
+    consensus = _consensus_by_item(bundle)
+    items = bundle.items[
+        (bundle.items["tier"] == GOLD_TIER) & (bundle.items["status"] == "resolved")
+    ]
+    out = []
+    for task_name in study.tasks:
+        lines = []
+        for item in (
+            items[items["task"] == task_name].sort_values("item_id").itertuples(index=False)
+        ):
+            rows = consensus[(task_name, item.item_id)]
+            entry = {
+                "id": item.item_id,
+                "task_type": task_name,
+                "tier": item.tier,
+                **{k: _plain(v) for k, v in (item.record or {}).items()},
+                "labels": {
+                    f: typed_value(study, task_name, f, v, n)
+                    for f, v, n in zip(rows["field"], rows["value"], rows["value_num"], strict=True)
+                },
+                "status": dict(zip(rows["field"], rows["status"], strict=True)),
+                "confidence": {
+                    f: _plain(c) for f, c in zip(rows["field"], rows["confidence"], strict=True)
+                },
+                "n_ratings": {
+                    f: int(n) for f, n in zip(rows["field"], rows["n_ratings"], strict=True)
+                },
+                "adjudicated": bool(item.adjudicated),
+            }
+            lines.append(json.dumps(entry, ensure_ascii=False))
+        path = folder / "gold" / f"{task_name}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        out.append(path)
+    return out

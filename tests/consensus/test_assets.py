@@ -1,0 +1,77 @@
+"""The Dagster layer: the consensus assets and checks materialize a (shortened) bundled study,
+the blocking contract passes and the exports are written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dagster as dg
+import yaml
+
+from assets.consensus import consensus as consensus_asset
+from assets.consensus import consensus_assets
+from checks.consensus import consensus_checks
+from raterlab.simulate.adjudicators import simulate_adjudication
+from resources import Raterlab
+from tests.conftest import STUDIES
+from tests.consensus.conftest import build_home, ingest_pending
+
+
+def _records(n_items: int) -> list[dict]:
+    lines = (STUDIES / "correctness_ab" / "generations.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    items = [r for r in records if r.get("role", "item") == "item"][:n_items]
+    return items + [r for r in records if r.get("role", "item") != "item"]
+
+
+def _materialize(resource: Raterlab) -> dg.ExecuteInProcessResult:
+    return dg.materialize(
+        [*consensus_assets, *consensus_checks],
+        partition_key="correctness_ab",
+        resources={"raterlab": resource},
+        instance=dg.DagsterInstance.ephemeral(),
+        raise_on_error=False,
+    )
+
+
+def test_consensus_group_materializes(tmp_path: Path) -> None:
+    data = yaml.safe_load((STUDIES / "correctness_ab.yaml").read_text())
+    data["consensus"]["adjudicate"]["likert_gap"] = 1
+    study, home = build_home(tmp_path, data, _records(30))
+    resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
+
+    first = _materialize(resource)
+    assert first.success
+    materialized = {m.asset_key.to_user_string() for m in first.get_asset_materialization_events()}
+    assert materialized == {
+        "adjudication_queue",
+        "adjudication_packets",
+        "adjudications",
+        "consensus",
+        "exports",
+    }
+    checks = {e.check_name: e.passed for e in first.get_asset_check_evaluations()}
+    assert checks["gold_table_contract"] is True
+    assert checks["adjudication_backlog"] is False  # the packet is out, nothing came back
+    assert (home.outbox / "correctness_ab" / "adjudication" / "adj-001").is_dir()
+    assert (home.reports / "correctness_ab" / "gold_contract" / "index.html").is_file()
+
+    simulate_adjudication(study, home)
+    ingest_pending(study, home)
+    second = _materialize(resource)
+    assert second.success
+    checks = {e.check_name: e.passed for e in second.get_asset_check_evaluations()}
+    assert checks == {
+        "gold_table_contract": True,
+        "unresolved_consensus": True,
+        "adjudication_backlog": True,
+    }
+    export = json.loads(
+        (home.root / "exports" / "correctness_ab" / "correctness_ab.json").read_text()
+    )
+    assert export["metadata"]["n_adjudicated"] > 0
+    assert export["metadata"]["run_id"] == second.run_id
+    [spec] = consensus_asset.specs
+    columns = spec.metadata["dagster/column_schema"].columns
+    assert [c.name for c in columns][:4] == ["study", "task", "item_id", "field"]

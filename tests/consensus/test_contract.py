@@ -1,0 +1,73 @@
+"""The gold-table contract (Great Expectations) passes on published tables and fails on
+corrupted ones, naming the broken expectation."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from raterlab import warehouse
+from raterlab.consensus.build import build_consensus
+from raterlab.consensus.inputs import load_tables, read_table
+from raterlab.contract import validate_gold
+
+
+@pytest.fixture(scope="module")
+def published(_built_loop):
+    """Tables of the simulated mini study after consensus (read once for the module)."""
+    study, home = _built_loop
+    with warehouse.connect(home.warehouse) as con:
+        build_consensus(con, study)
+        tables = load_tables(con, study)
+        consensus = read_table(con, "gold.consensus", study.name)
+        items = read_table(con, "gold.items", study.name, ("record",))
+    return study, home, tables, consensus, items
+
+
+def _failed(result) -> set[tuple[str, str]]:
+    return {(r.expectation, r.column) for r in result.failed.itertuples()}
+
+
+def test_passes_on_published_tables_and_writes_data_docs(published, tmp_path) -> None:
+    study, _, tables, consensus, items = published
+    result = validate_gold(study, consensus, items, tables.labels, tables.key, tmp_path)
+    assert result.success, result.failed
+    assert len(result.results) > 15
+    assert result.docs == tmp_path / "gold_contract" / "index.html"
+    assert result.docs.is_file()
+    assert any(tmp_path.joinpath("gold_contract").rglob("validations/**/*.html"))
+
+
+def test_fails_on_corrupted_tables(published) -> None:
+    study, _, tables, consensus, items = published
+    bad = consensus.copy()
+    binary = bad.index[(bad["field"] == "relevant") & bad["value"].notna()][0]
+    bad.loc[binary, "value"] = "7"  # outside the binary domain
+    likert = bad.index[(bad["field"] == "score") & bad["value_num"].notna()][0]
+    bad.loc[likert, "value_num"] = 9.0  # outside 1..5
+    resolved = bad.index[(bad["status"] == "unanimous")][-1]
+    bad.loc[resolved, "value"] = None  # a resolved field without a value
+    bad.loc[bad.index[0], "status"] = "probably"  # not a status
+    bad = pd.concat([bad, bad.iloc[[5]]], ignore_index=True)  # a duplicate row
+    result = validate_gold(study, bad, items, tables.labels, tables.key)
+    assert not result.success
+    failed = _failed(result)
+    assert ("expect_column_values_to_be_in_set", "value") in failed
+    assert ("expect_column_values_to_be_between", "value_num") in failed
+    assert ("expect_column_values_to_not_be_null", "value") in failed
+    assert ("expect_column_values_to_be_in_set", "status") in failed
+    assert ("expect_compound_columns_to_be_unique", "task, item_id, field") in failed
+    assert ("expect_table_row_count_to_equal", "") in failed
+
+
+def test_fails_when_counts_disagree_with_the_ratings(published) -> None:
+    study, _, tables, consensus, items = published
+    bad = consensus.copy()
+    bad.loc[bad.index[:3], "n_ratings"] = 40
+    result = validate_gold(study, bad, items, tables.labels, tables.key)
+    failed = _failed(result)
+    assert ("expect_column_pair_values_to_be_equal", "n_ratings, n_counted") in failed
+    assert ("expect_column_pair_values_a_to_be_greater_than_b", "n_assigned, n_ratings") in failed
+    missing = consensus[consensus["item_id"] != consensus["item_id"].iloc[0]]
+    result = validate_gold(study, missing, items, tables.labels, tables.key)
+    assert ("expect_table_row_count_to_equal", "") in _failed(result)
