@@ -14,6 +14,7 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.consensus.schema import ADJUDICATIONS, names
+from raterlab.ingest.labels import LABEL_COLUMNS
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 
 RATING_COLUMNS = (
@@ -119,26 +120,7 @@ def _or_empty(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
 
 def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     """Read one study's tables (missing tables read as empty)."""
-    labels = _or_empty(
-        read_table(con, "gold.labels", study.name),
-        [
-            "rating_id",
-            "task",
-            "item_id",
-            "annotator_id",
-            "field",
-            "value",
-            "value_num",
-            "confidence",
-            "time_spent_s",
-            "notes",
-            "kind",
-            "copy",
-            "round",
-            "batch",
-            "token",
-        ],
-    )
+    labels = _or_empty(read_table(con, "gold.labels", study.name), ["rating_id", *LABEL_COLUMNS])
     generations = _or_empty(
         read_table(con, "raw.generations", study.name, ("record",)),
         ["item_id", "task", "role", "record"],

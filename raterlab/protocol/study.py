@@ -128,19 +128,6 @@ class Sampling(_Strict):
     n: int = Field(gt=0)
 
 
-COEFFICIENTS = (
-    "krippendorff_alpha",
-    "cohen_kappa",
-    "scott_pi",
-    "fleiss_kappa",
-    "conger_kappa",
-    "light_kappa",
-    "gwet_ac1",
-    "gwet_ac2",
-    "brennan_prediger",
-    "percent_agreement",
-    "icc",
-)
 Coefficient = Literal[
     "krippendorff_alpha",
     "cohen_kappa",
@@ -154,6 +141,7 @@ Coefficient = Literal[
     "percent_agreement",
     "icc",
 ]
+"""The coefficients a threshold may name (the functions of :mod:`raterlab.agreement`)."""
 
 
 class Threshold(_Strict):

@@ -98,7 +98,8 @@ def test_spot_checks_are_second_annotators_of_triage_items(mini, generations) ->
 def test_too_few_attention_items_is_a_clear_error(mini, generations) -> None:
     study = parse_study({**MINI_STUDY, "design": {**MINI_STUDY["design"], "attention_checks": 5}})
     with pytest.raises(
-        DesignError, match=r"design\.attention_checks is 5 but the generations hold 3 attention item"
+        DesignError,
+        match=r"design\.attention_checks is 5 but the generations hold 3 attention item",
     ):
         assign(study, routed_items(study, generations), generations)
 

@@ -56,7 +56,9 @@ def test_bad_rows_reject_the_whole_import(issued, tmp_path) -> None:
     path.write_text("unit,rater,score\nans-000,r1,5\nnope,r1,3\nans-001,r1,8\nans-000,r1,4\n")
     result = _run(issued, path, unit="unit", rater="rater")
     assert result.status == "rejected"
-    got = sorted(zip(result.validation.errors["row"], result.validation.errors["rule"], strict=True))
+    got = sorted(
+        zip(result.validation.errors["row"], result.validation.errors["rule"], strict=True)
+    )
     # No notes column: the notes-for-a-5 rule concerns a column the file lacks, so it is not applied.
     assert got == [(3, "unknown_unit"), (4, "range"), (5, "duplicate_rating")]
     assert _labels(issued) == []
@@ -70,9 +72,38 @@ def test_cli_import_and_its_errors(issued, tmp_path, monkeypatch, capsys) -> Non
     path.write_text("unit,rater,score\nans-000,r1,3\n")
     assert main(["import", str(path), "--study", "mini", "--unit", "unit", "--rater", "rater"]) == 2
     assert "name the task with --task (one of answer, check)" in capsys.readouterr().out
-    assert main(["import", str(path), "--study", "mini", "--task", "answer", "--unit", "id", "--rater", "rater"]) == 2
+    assert (
+        main(
+            [
+                "import",
+                str(path),
+                "--study",
+                "mini",
+                "--task",
+                "answer",
+                "--unit",
+                "id",
+                "--rater",
+                "rater",
+            ]
+        )
+        == 2
+    )
     assert "no column 'id' (columns: unit, rater, score)" in capsys.readouterr().out
-    code = main(["import", str(path), "--study", "mini", "--task", "answer", "--unit", "unit", "--rater", "rater"])
+    code = main(
+        [
+            "import",
+            str(path),
+            "--study",
+            "mini",
+            "--task",
+            "answer",
+            "--unit",
+            "unit",
+            "--rater",
+            "rater",
+        ]
+    )
     assert code == 0
     assert capsys.readouterr().out == "old.csv: accepted, 1 labels into mini.answer\n"
 
@@ -90,7 +121,11 @@ def test_cli_validate_and_ingest(issued, tmp_path, monkeypatch, capsys, command)
     bad = write(frame, tmp_path / "bad.csv")
     assert main([command, str(good), "--study", "mini"]) == 0
     out = capsys.readouterr().out
-    assert ("would be accepted" in out) if command == "validate" else out.startswith("good.csv: accepted")
+    assert (
+        ("would be accepted" in out)
+        if command == "validate"
+        else out.startswith("good.csv: accepted")
+    )
     assert main([command, str(bad), "--study", "mini"]) == 1
     out = capsys.readouterr().out
     assert "| 2 | score | range | 6 | score must be between 1 and 5 |" in out or "1 error(s)" in out

@@ -227,4 +227,6 @@ def test_rule_check_on_accepted_labels_finds_real_violations_only(issued, tmp_pa
             [rating],
         )
         found = accepted_violations(study, warehouse.read_study_rows(con, "gold.labels", "mini"))
-    assert found[["task", "rule", "column"]].values.tolist() == [["check", "constraint", "relevant"]]
+    assert found[["task", "rule", "column"]].values.tolist() == [
+        ["check", "constraint", "relevant"]
+    ]

@@ -7,28 +7,9 @@ from datetime import UTC, datetime
 import numpy as np
 import pandas as pd
 
-WEEK1 = datetime(2026, 11, 2, 10, tzinfo=UTC)  # a Monday: ISO week 2026-W45
+from raterlab.ingest.labels import LABEL_COLUMNS
 
-LABEL_COLUMNS = (
-    "task",
-    "item_id",
-    "annotator_id",
-    "field",
-    "value",
-    "value_num",
-    "confidence",
-    "time_spent_s",
-    "notes",
-    "kind",
-    "copy",
-    "round",
-    "batch",
-    "token",
-    "source_file",
-    "source_sha256",
-    "source_row",
-    "ingested_at",
-)
+WEEK1 = datetime(2026, 11, 2, 10, tzinfo=UTC)  # a Monday: ISO week 2026-W45
 
 
 def task_of(item: str) -> str:
