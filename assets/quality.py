@@ -22,7 +22,7 @@ def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     """``gold.rater_quality`` (annotator x metric x slice, with targets and flags),
     ``gold.rater_item_flags`` (rushed, failed attention checks, inconsistent duplicates,
     answers off the calibration key, outlier items) and ``gold.promotions`` (TRIAGE items
-    promoted to GOLD by the drift rule); the PI sample in ``exports/<study>/pi_sample.csv``
+    promoted to GOLD by the drift rule); the PI sample in ``reports/<study>/pi_sample.csv``
     and a scorecard in ``reports/<study>/rater_quality.png``."""
     study = raterlab.study(context.partition_key)
     labels_ = _study_frame(raterlab, "gold.labels", study.name)
@@ -36,8 +36,8 @@ def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     )
     with raterlab.warehouse() as con:
         written = write_quality(con, study.name, report)
-    root = raterlab.paths.root
-    sample = write_pi_sample(pi_sample(study, labels_, generations), root / "exports" / study.name)
+    reports = raterlab.paths.reports / study.name
+    sample = write_pi_sample(pi_sample(study, labels_, generations), reports)
     drift = study.quality.drift
     png = plot_quality(
         report.table,

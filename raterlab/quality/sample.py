@@ -1,5 +1,6 @@
 """The PI sample: a reproducible random share of each annotator's ordinary ratings, for the
-PI to review by hand (``$RATERLAB_HOME/exports/<study>/pi_sample.csv``).
+PI to review by hand (``$RATERLAB_HOME/reports/<study>/pi_sample.csv``; the exports folder
+belongs to the exports asset, which replaces it whole).
 
 Each rating ``r`` (annotator, task, item, copy) gets a uniform number
 ``u_r = SHA-256(seed | study | annotator | task | item | copy) / 2^64`` (first 8 bytes),

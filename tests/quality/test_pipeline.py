@@ -93,7 +93,7 @@ def test_asset_writes_tables_sample_and_plot(empathy) -> None:
         elif profile == "inconsistent":
             assert "inconsistent on hidden duplicates" in line
     assert metadata["flagged_raters"].value == len(problem)
-    assert (home.root / "exports" / "empathy" / "pi_sample.csv").is_file()
+    assert (home.reports / "empathy" / "pi_sample.csv").is_file()
     png = home.reports / "empathy" / "rater_quality.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert metadata["scorecard"].value.startswith("![rater quality](data:image/png;base64,")
