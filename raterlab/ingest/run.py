@@ -44,15 +44,20 @@ class IngestResult:
         return 0 if self.validation is None else len(self.validation.warnings)
 
 
+KEY_COLUMNS = "token, annotator_id, round, batch, task, item_id, kind, copy"
+"""What validation and unblinding read of the sealed key."""
+
+
 def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFrame, dict]:
     """The sealed key and the item records, which validation and unblinding need."""
-    key = warehouse.read_study_rows(con, "staging.blinding_key", study.name)
+    key = warehouse.read_study_rows(con, "staging.blinding_key", study.name, KEY_COLUMNS)
     if key.empty:
         raise NoPackets(
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )
     generations = warehouse.decode_json(
-        warehouse.read_study_rows(con, "raw.generations", study.name), ("record",)
+        warehouse.read_study_rows(con, "raw.generations", study.name, "item_id, record"),
+        ("record",),
     )
     return key, dict(zip(generations["item_id"], generations["record"], strict=True))
 

@@ -72,9 +72,10 @@ def _empty() -> pd.DataFrame:
     return pd.DataFrame(columns=list(ISSUE_COLUMNS))
 
 
-def _lookup(key: pd.DataFrame, tokens: np.ndarray) -> np.ndarray:
+def _lookup(key: pd.DataFrame, tokens: pd.Series | np.ndarray) -> np.ndarray:
     """Row position in ``key`` of each token, -1 where unknown (Arrow's hash lookup)."""
-    found = pc.index_in(pa.array(tokens, type=pa.string()), value_set=pa.array(key["token"]))
+    values = pa.array(tokens, type=pa.string(), from_pandas=True)
+    found = pc.index_in(values, value_set=pa.array(key["token"], type=pa.string()))
     return found.fill_null(-1).to_numpy()
 
 
@@ -134,10 +135,11 @@ def cross_check(
     Assigned rows of the packets the file answers that are missing make the return
     incomplete (a warning). Returns the issues and the rows joined to the key.
     """
-    tokens = frame["item"].str.strip().to_numpy(dtype=object)
+    stripped = frame["item"].str.strip()
+    tokens = stripped.to_numpy(dtype=object)
     annotators = frame["annotator_id"].str.strip().to_numpy(dtype=object)
     rows = frame[ROW].to_numpy()
-    position = _lookup(key, tokens)
+    position = _lookup(key, stripped)
     known = position >= 0
     parts = []
     if (~known).any():
