@@ -194,10 +194,11 @@ def cross_check(
     joined = matched.assign(**{ROW: rows[known]})
     packets = joined[["annotator_id", "batch", "task"]].drop_duplicates()
     expected_rows = key.merge(packets, on=["annotator_id", "batch", "task"])
-    returned = pd.Index(pd.unique(tokens)).get_indexer(
-        expected_rows["token"].to_numpy(dtype=object)
+    returned = pc.is_in(
+        pa.array(expected_rows["token"], type=pa.string()),
+        value_set=pa.array(stripped, type=pa.string(), from_pandas=True),
     )
-    missing = expected_rows[returned < 0]
+    missing = expected_rows[~returned.to_numpy(zero_copy_only=False)]
     if len(missing):
         parts.append(
             _issues(
