@@ -14,6 +14,7 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.consensus.schema import ADJUDICATIONS, names
+from raterlab.design.blinding import KEY_COLUMNS
 from raterlab.ingest.labels import LABEL_COLUMNS
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 
@@ -131,19 +132,7 @@ def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     )
     key = _or_empty(
         read_table(con, "staging.blinding_key", study.name),
-        [
-            "annotator_id",
-            "round",
-            "batch",
-            "task",
-            "item_id",
-            "tier",
-            "kind",
-            "copy",
-            "spot_check",
-            "position",
-            "token",
-        ],
+        list(KEY_COLUMNS),
     )
     adjudications = _or_empty(
         read_table(con, "gold.adjudications", study.name), names(ADJUDICATIONS)[1:]

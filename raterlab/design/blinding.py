@@ -21,9 +21,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.protocol import Study
 
 TOKEN_LENGTH = 12
+KEY_COLUMNS = (*ASSIGNMENT_COLUMNS, "position", "token")
+"""Columns of the sealed key (``staging.blinding_key``), as :func:`seal` returns them."""
 
 
 def load_or_create_secret(path: Path) -> bytes:

@@ -161,3 +161,10 @@ def test_leak_and_misplaced_rows_are_caught(mini, built, tmp_path: Path) -> None
 )
 def test_spreadsheet_formulas_are_neutralised(cell, safe) -> None:
     assert neutralise(cell) == safe
+
+
+def test_sealed_key_has_the_declared_columns(built) -> None:
+    from raterlab.design.blinding import KEY_COLUMNS
+
+    _, key = built
+    assert tuple(key.columns) == KEY_COLUMNS
