@@ -152,7 +152,7 @@ def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
 )
 def exports(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """What the study promises, in ``exports/<study>/``: Parquet of its gold tables, plus the
-    study's own formats (:data:`raterlab.exports.EXPORTERS`)."""
+    study's own formats (``exports:`` in the study file)."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse(read_only=True) as con:
         bundle = load_bundle(con, study, run_id=context.run_id)
@@ -161,7 +161,7 @@ def exports(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Materia
     return dg.MaterializeResult(
         metadata={
             "folder": dg.MetadataValue.path(str(root / study.name)),
-            "exporters": ", ".join(f.__name__ for f in exporters_for(study.name)),
+            "exporters": ", ".join(f.__name__ for f in exporters_for(study)),
             "files": dg.MetadataValue.md("\n".join(f"- `{f}`" for f in files)),
         }
     )

@@ -1,10 +1,9 @@
 """Exports each study promises, in ``$RATERLAB_HOME/exports/<study>/``.
 
-Every study gets Parquet copies of its gold tables (:data:`COMMON`). A study that promises a
-deliverable of its own is listed in :data:`EXPORTERS`, the one registry keyed by study name
-(the study file has no say in it: the formats are fixed by who consumes them, not by the
-study's design). The exporters themselves are generic: they read only the study model and
-the gold tables. To give another study one of these formats, add its name here.
+Every study gets Parquet copies of its gold tables (:data:`COMMON`). A study names the other
+formats it wants in its file (``exports: [study_json, ...]``); :data:`FORMATS` maps each format
+name to its exporter. Exporters are generic and reusable: they read only the study model and
+the gold tables, never a study's name.
 
 The export folder is written beside the old one and swapped in, so a re-run replaces it
 whole and a reader never sees half an export.
@@ -20,19 +19,21 @@ from pathlib import Path
 
 from raterlab.exports.bundle import ExportBundle, load_bundle
 from raterlab.exports.formats import gold_tier_jsonl, labeler_files, parquet_tables, study_json
+from raterlab.protocol import Study
 
 Exporter = Callable[[ExportBundle, Path], list[Path]]
 
 COMMON: tuple[Exporter, ...] = (parquet_tables,)
-EXPORTERS: dict[str, tuple[Exporter, ...]] = {
-    "correctness_ab": (study_json,),
-    "plugin_triggers": (labeler_files,),
-    "gold_tiers": (gold_tier_jsonl,),
+FORMATS: dict[str, Exporter] = {
+    "study_json": study_json,
+    "labeler_files": labeler_files,
+    "gold_tier_jsonl": gold_tier_jsonl,
 }
 
 
-def exporters_for(study: str) -> tuple[Exporter, ...]:
-    return (*COMMON, *EXPORTERS.get(study, ()))
+def exporters_for(study: Study) -> tuple[Exporter, ...]:
+    """The common exporters, then the formats the study declares, in its order."""
+    return (*COMMON, *(FORMATS[name] for name in study.exports))
 
 
 def write_exports(bundle: ExportBundle, root: Path) -> list[Path]:
@@ -43,7 +44,7 @@ def write_exports(bundle: ExportBundle, root: Path) -> list[Path]:
     work = Path(tempfile.mkdtemp(prefix=f".{bundle.study.name}-", dir=root))
     try:
         files = [
-            p.relative_to(work) for f in exporters_for(bundle.study.name) for p in f(bundle, work)
+            p.relative_to(work) for f in exporters_for(bundle.study) for p in f(bundle, work)
         ]
         if target.exists():
             old = target.with_name(f".{target.name}.old")
@@ -61,7 +62,7 @@ def write_exports(bundle: ExportBundle, root: Path) -> list[Path]:
 
 __all__ = [
     "COMMON",
-    "EXPORTERS",
+    "FORMATS",
     "ExportBundle",
     "exporters_for",
     "load_bundle",

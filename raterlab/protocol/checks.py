@@ -31,6 +31,7 @@ def check_study(study: Study) -> list[Problem]:
         *_check_item_references(study),
         *_check_thresholds(study),
         *_check_edge_cases(study),
+        *_check_exports(study),
     ]
 
 
@@ -150,3 +151,12 @@ def _check_edge_cases(study: Study) -> Iterator[Problem]:
                 yield where, problem
             elif (domain := task.fields[name].domain()) is not None and value not in domain:
                 yield where, f"expects {value!r} for {name!r}, which is outside its domain"
+
+
+def _check_exports(study: Study) -> Iterator[Problem]:
+    from raterlab.exports import FORMATS  # the exporters import the study model
+
+    for i, name in enumerate(study.exports):
+        if name not in FORMATS:
+            known = ", ".join(sorted(FORMATS))
+            yield f"exports[{i}]", f"unknown export format {name!r} (known: {known})"

@@ -236,6 +236,10 @@ class Study(_Strict):
     quality: Quality = Field(default_factory=Quality)
     edge_cases: list[EdgeCase] = Field(default_factory=list)
     ingest: IngestPolicy = Field(default_factory=IngestPolicy)
+    exports: list[str] = Field(
+        default_factory=list,
+        description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
+    )
 
     source: Path | None = Field(default=None, exclude=True)
 
