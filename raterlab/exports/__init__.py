@@ -43,9 +43,7 @@ def write_exports(bundle: ExportBundle, root: Path) -> list[Path]:
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{bundle.study.name}-", dir=root))
     try:
-        files = [
-            p.relative_to(work) for f in exporters_for(bundle.study) for p in f(bundle, work)
-        ]
+        files = [p.relative_to(work) for f in exporters_for(bundle.study) for p in f(bundle, work)]
         if target.exists():
             old = target.with_name(f".{target.name}.old")
             shutil.rmtree(old, ignore_errors=True)

@@ -113,7 +113,10 @@ BROKEN = [
     (_set("slices", ["categroy"]), ("slices[0]", "refers to unknown item key 'categroy'")),
     (
         _set("exports", ["study_jsn"]),
-        ("exports[0]", "unknown export format 'study_jsn' (known: gold_tier_jsonl, labeler_files, study_json)"),
+        (
+            "exports[0]",
+            "unknown export format 'study_jsn' (known: gold_tier_jsonl, labeler_files, study_json)",
+        ),
     ),
     (
         _set("tasks.answer.conditional.0.require", ["note"]),
