@@ -7,8 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from raterlab.cli import adjudicate, agree, ingest, simulate, study
+from raterlab.cli import label as label_cli
 
 SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate)
+SUBCOMMANDS += (label_cli,)
 
 
 def build_parser() -> argparse.ArgumentParser:

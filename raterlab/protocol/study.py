@@ -47,6 +47,10 @@ class Task(_Strict):
     no_missing: bool = Field(
         default=False, description="Every rating field must be filled on every row."
     )
+    allow_back: bool = Field(
+        default=True,
+        description="Annotators may go back to an item they have moved on from (labeling tool).",
+    )
 
     @property
     def item_keys(self) -> list[str]:

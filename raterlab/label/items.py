@@ -1,0 +1,71 @@
+"""What an annotator's packet holds, read back from the outbox: the item tokens of a task in
+packet order, each with the shown keys of its reference entry.
+
+Front ends read packets, never the warehouse, so they only ever hold what the packet holds:
+tokens and shown keys. The shown keys are filtered again against the study here, so a key
+the study hides is never displayed even if a packet were written by an older version.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from raterlab.design.packets import MANIFEST, packet_dir
+from raterlab.protocol import Study
+from raterlab.settings import Home
+
+
+@dataclass(frozen=True)
+class Item:
+    token: str
+    task: str
+    shown: dict[str, object]
+
+
+class PacketError(RuntimeError):
+    """The packet asked for is not in the outbox."""
+
+
+def batches(home: Home, study: Study, annotator: str) -> list[str]:
+    """The annotator's packets in the order they were issued (the pilot before the main
+    round), by the time their manifest was written."""
+    folder = home.outbox / study.name / annotator
+    if not folder.is_dir():
+        return []
+    packets = [p for p in folder.iterdir() if (p / MANIFEST).is_file()]
+    return [p.name for p in sorted(packets, key=lambda p: ((p / MANIFEST).stat().st_mtime, p.name))]
+
+
+def reference_path(home: Home, study: Study, annotator: str, batch: str) -> Path:
+    return packet_dir(home.outbox, study, annotator, batch) / f"{annotator}_reference.jsonl"
+
+
+def packet_items(home: Home, study: Study, annotator: str, batch: str) -> list[Item]:
+    """Every item of one packet, in packet order (all tasks)."""
+    path = reference_path(home, study, annotator, batch)
+    if not path.is_file():
+        have = batches(home, study, annotator)
+        hint = f" (batches of {annotator}: {', '.join(have)})" if have else ""
+        raise PacketError(f"no packet {batch!r} for {annotator} in {path.parent.parent}{hint}")
+    entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    entries.sort(key=lambda e: e["position"])
+    return [
+        Item(
+            e["item"],
+            e["task"],
+            {k: e[k] for k in study.tasks[e["task"]].shown if k in e},
+        )
+        for e in entries
+        if e["task"] in study.tasks
+    ]
+
+
+def display(value: object) -> str:
+    """A shown value as text: lists one entry per line, mappings as ``key: value`` lines."""
+    if isinstance(value, list):
+        return "\n".join(f"- {display(v)}".replace("\n", "\n  ") for v in value)
+    if isinstance(value, dict):
+        return "\n".join(f"{k}: {display(v)}" for k, v in value.items())
+    return "" if value is None else str(value)

@@ -1,0 +1,360 @@
+"""The labeling tool's logic, without a terminal: which item and question are current, what an
+answer does, going back, saving, time per item, and the finished return.
+
+:class:`Labeler` is driven by the Textual app (:mod:`raterlab.label.app`) and directly by
+tests. Every answer is checked with ingest's rules (:func:`raterlab.label.answers.problems`)
+before it is kept; the session is saved after every kept answer; the time an item is on
+screen is added to that item automatically. A finished session writes its return into
+``$RATERLAB_HOME/inbox/<study>/`` under the name a returned packet file has, so the inbox
+sensor ingests it like any other return.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from raterlab.design.packets import template_columns, template_name
+from raterlab.label import session as sessions
+from raterlab.label.answers import Problem, from_label, id_key, problems, row_cells, to_label
+from raterlab.label.form import Question, is_asked, questions
+from raterlab.label.items import Item, PacketError, batches, packet_items
+from raterlab.label.session import LabelingSession, SessionError
+from raterlab.protocol import Study
+from raterlab.settings import Home
+from raterlab.simulate.run import returned_name
+
+SECONDS = "timeSpentS"
+"""Key of the automatically recorded time in an exported label (the protocol's time_spent)."""
+
+
+def resolve_task(study: Study, dimension: str | None, items: list[Item]) -> str:
+    """The task a session labels: ``--dimension`` (a task of the study, ``-`` and ``_`` alike),
+    else the packet's only task."""
+    in_packet = list(dict.fromkeys(i.task for i in items))
+    if dimension is None:
+        if len(in_packet) == 1:
+            return in_packet[0]
+        raise SessionError(
+            f"this packet holds several dimensions; choose one with --dimension "
+            f"({', '.join(in_packet)})"
+        )
+    wanted = dimension.replace("-", "_")
+    for task in study.tasks:
+        if task.replace("-", "_") == wanted:
+            if task not in in_packet:
+                raise SessionError(f"this packet has no items of dimension {task!r}")
+            return task
+    raise SessionError(
+        f"study {study.name} has no dimension {dimension!r} (its dimensions: "
+        f"{', '.join(study.tasks)})"
+    )
+
+
+def return_path(home: Home, study: Study, annotator: str, batch: str, task: str) -> Path:
+    template = template_name(study, annotator, task)
+    return home.inbox / study.name / returned_name(annotator, batch, template)
+
+
+def _pick_batch(home: Home, study: Study, annotator: str, batch: str | None) -> str:
+    if batch is not None:
+        return batch
+    have = batches(home, study, annotator)
+    if not have:
+        raise PacketError(f"no packets for {annotator} in {home.outbox / study.name}")
+    return have[0] if len(have) == 1 else _first_open(home, study, annotator, have)
+
+
+def _first_open(home: Home, study: Study, annotator: str, have: list[str]) -> str:
+    for batch in have:
+        tasks = {i.task for i in packet_items(home, study, annotator, batch)}
+        if any(not return_path(home, study, annotator, batch, t).exists() for t in tasks):
+            return batch
+    raise SessionError(f"every packet of {annotator} has been returned; name one with --batch")
+
+
+class Labeler:
+    """One annotator working through one task of one packet."""
+
+    def __init__(
+        self,
+        study: Study,
+        home: Home,
+        session: LabelingSession,
+        items: list[Item],
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.study = study
+        self.home = home
+        self.session = session
+        self.task_name = session.dimension
+        self.task = study.tasks[self.task_name]
+        self.questions: list[Question] = questions(self.task)
+        by_token = {i.token: i for i in items}
+        self.items = [by_token[t] for t in session.items]
+        self.key = id_key(self.task.unit)
+        self._clock = clock
+        self._since = clock()
+        self.question_index = self._first_open_question()
+
+    @classmethod
+    def start(
+        cls,
+        study: Study,
+        home: Home,
+        annotator: str,
+        batch: str | None = None,
+        dimension: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Labeler:
+        batch = _pick_batch(home, study, annotator, batch)
+        items = packet_items(home, study, annotator, batch)
+        task = resolve_task(study, dimension, items)
+        busy = sessions.open_sessions(home, study.name, annotator, batch, task)
+        if busy:
+            raise SessionError(
+                f"session {busy[0]} is already open on this packet; continue it with "
+                f"raterlab label --resume --session-id {busy[0]}"
+            )
+        mine = [i for i in items if i.task == task]
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        session = LabelingSession(
+            sessionId=f"{study.name}-{annotator}-{batch}-{task}-{stamp}".replace("_", "-"),
+            labelerId=annotator,
+            dimension=task,
+            runId=batch,
+            startedAt=sessions.now(),
+            lastUpdatedAt=sessions.now(),
+            totalScenarios=len(mine),
+            study=study.name,
+            studyVersion=study.version,
+            items=[i.token for i in mine],
+        )
+        sessions.save(home, session)
+        return cls(study, home, session, mine, clock)
+
+    @classmethod
+    def resume(
+        cls,
+        study: Study,
+        home: Home,
+        session: LabelingSession,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Labeler:
+        items = packet_items(home, study, session.labelerId, session.runId)
+        return cls(study, home, session, items, clock)
+
+    # -- where the annotator is -------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self.session.position >= len(self.items)
+
+    @property
+    def item(self) -> Item:
+        return self.items[self.session.position]
+
+    @property
+    def question(self) -> Question:
+        return self.questions[self.question_index]
+
+    @property
+    def answers(self) -> dict[str, str]:
+        return self.session.draft
+
+    def _asked(self, index: int) -> bool:
+        return is_asked(self.questions[index], self.session.draft)
+
+    def _first_open_question(self) -> int:
+        for index, q in enumerate(self.questions):
+            if self._asked(index) and q.field not in self.session.draft:
+                return index
+        return 0
+
+    # -- answering ----------------------------------------------------------------------------
+
+    def _elapsed(self) -> float:
+        now = self._clock()
+        spent, self._since = now - self._since, now
+        return spent
+
+    def _relevant(self, found: list[Problem], upto: int) -> list[Problem]:
+        answered = {q.field for q in self.questions[: upto + 1]}
+        return [p for p in found if p.column in answered]
+
+    def _row(self, answers: dict[str, str], seconds: float) -> dict[str, str]:
+        return row_cells(
+            self.study, self.task_name, self.session.labelerId, self.item.token, answers, seconds
+        )
+
+    def answer(self, text: str) -> list[Problem]:
+        """Answer the current question (a choice key or typed text); problems if refused."""
+        q = self.question
+        value = text.strip()
+        if q.kind == "choice":
+            match = next((c for c in q.choices if value.lower() in (c.key, c.value)), None)
+            if match is None:
+                keys = "/".join(c.key.upper() for c in q.choices)
+                return [Problem(q.field, "key", f"press one of {keys}")]
+            value = match.value
+        tentative = {**self.session.draft, q.field: value}
+        for other in self.questions:
+            if not is_asked(other, tentative):
+                tentative.pop(other.field, None)
+        row = self._row(tentative, 0)
+        found = self._relevant(problems(self.study, self.task_name, row), self.question_index)
+        if found:
+            return found
+        self.session.draft = tentative
+        return self._advance()
+
+    def _advance(self) -> list[Problem]:
+        for index in range(self.question_index + 1, len(self.questions)):
+            if self._asked(index):
+                self.question_index = index
+                self.save()
+                return []
+        found = problems(self.study, self.task_name, self._row(self.session.draft, 0))
+        if found:
+            fields = [q.field for q in self.questions]
+            first = min(fields.index(p.column) for p in found if p.column in fields)
+            self.question_index = first
+            self.save()
+            return found
+        self._complete_item()
+        return []
+
+    def _complete_item(self) -> None:
+        seconds = self.session.draftSeconds + self._elapsed()
+        label = {
+            self.key: self.item.token,
+            "dimension": self.task_name,
+            "labelerId": self.session.labelerId,
+            "timestamp": sessions.now(),
+            **to_label(self.study, self.task_name, self.session.draft),
+            SECONDS: round(seconds, 1),
+        }
+        self.session.labels = [
+            lb for lb in self.session.labels if lb.get(self.key) != self.item.token
+        ] + [label]
+        self.session.position += 1
+        self.session.draft, self.session.draftSeconds = {}, 0.0
+        self.question_index = self._first_open_question()
+        self._count()
+        self.save()
+
+    def _count(self) -> None:
+        self.session.completedScenarios = len(self.session.labels)
+        self.session.skippedScenarios = sum(bool(lb.get("skipped")) for lb in self.session.labels)
+
+    # -- going back ---------------------------------------------------------------------------
+
+    @property
+    def can_go_back_item(self) -> bool:
+        return self.task.allow_back and self.session.position > 0
+
+    def back(self) -> str | None:
+        """One step back: the previous question of this item, else the previous item when the
+        study allows it. Returns why not, when it cannot."""
+        for index in range(self.question_index - 1, -1, -1):
+            if self._asked(index):
+                self.question_index = index
+                self.save()
+                return None
+        if self.session.position == 0:
+            return "this is the first item"
+        if not self.task.allow_back:
+            return "this study does not allow going back to an item once you have moved on"
+        self.session.draftSeconds += self._elapsed()
+        self.session.position -= 1
+        label = self.session.label_of(self.item.token, self.key) or {}
+        self.session.labels = [lb for lb in self.session.labels if lb is not label]
+        self.session.draft = from_label(self.study, self.task_name, label)
+        self.session.draftSeconds = float(label.get(SECONDS, 0.0))
+        self.question_index = 0
+        self._count()
+        self.save()
+        return None
+
+    # -- saving and finishing -----------------------------------------------------------------
+
+    def save(self) -> Path:
+        if not self.done:
+            self.session.draftSeconds += self._elapsed()
+        return sessions.save(self.home, self.session)
+
+    def return_rows(self) -> list[dict[str, str]]:
+        """The returned file's rows for the labelled items, in packet order."""
+        by_token = {lb[self.key]: lb for lb in self.session.labels}
+        rows = []
+        for item in self.items:
+            label = by_token.get(item.token)
+            if label is not None:
+                answers = from_label(self.study, self.task_name, label)
+                rows.append(
+                    row_cells(
+                        self.study,
+                        self.task_name,
+                        self.session.labelerId,
+                        item.token,
+                        answers,
+                        float(label.get(SECONDS, 0.0)),
+                    )
+                )
+        return rows
+
+    def finish(self) -> Path:
+        """Write the return into the study's inbox (atomically) and close the session."""
+        if not self.done:
+            raise SessionError(
+                f"{len(self.items) - self.session.position} item(s) are not labelled yet"
+            )
+        path = return_path(
+            self.home, self.study, self.session.labelerId, self.session.runId, self.task_name
+        )
+        columns = template_columns(self.study, self.task_name)
+        write_atomic(path, rows_csv(columns, self.return_rows()))
+        self.session.finishedAt = sessions.now()
+        self.session.returnFile = str(path)
+        self.save()
+        return path
+
+
+def rows_csv(columns: list[str], rows: list[dict[str, str]]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write beside ``path`` under a hidden name (the inbox sensor skips those), then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def export(labeler: Labeler, fmt: str) -> str:
+    """The session's labels as the protocol's JSON export, or as the returned-file CSV."""
+    if fmt == "csv":
+        columns = template_columns(labeler.study, labeler.task_name)
+        return rows_csv(columns, labeler.return_rows()).decode("utf-8")
+    document = {
+        "exportedAt": sessions.now(),
+        "dimension": labeler.session.dimension,
+        "runId": labeler.session.runId,
+        "labelerId": labeler.session.labelerId,
+        "labels": labeler.session.labels,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
