@@ -98,7 +98,7 @@ def _keys(name: str, *keys: str) -> None:
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 def test_real_command_in_tmux_start_answer_quit_resume_finish(issued, mini_path):
-    study, home, _, _ = issued
+    _, home, _, _ = issued
     name = f"raterlab-label-{os.getpid()}"
     raterlab = str(Path(sys.executable).with_name("raterlab"))
     env = f"RATERLAB_HOME={home.root} RATERLAB_STUDIES={mini_path.parent}"
