@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 from raterlab.cli import adjudicate, agree, ingest, simulate, study
 from raterlab.cli import label as label_cli
+from raterlab.cli import spreadsheet
 
 SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate)
-SUBCOMMANDS += (label_cli,)
+SUBCOMMANDS += (label_cli, spreadsheet)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,8 +1,8 @@
 """Reading a returned file the way people really send them back.
 
 Accepted: UTF-8 with or without BOM, LF or CRLF, quoted multi-line cells, columns in any
-order, trailing empty rows, blank columns (no header, no values), and JSONL (one object per
-line). Every cell is read as text; typing is the validator's job, so that a bad cell is
+order, trailing empty rows, blank columns (no header, no values), JSONL (one object per
+line), and .xlsx workbooks (:mod:`raterlab.ingest.xlsx`). Every cell is read as text; typing is the validator's job, so that a bad cell is
 reported with its original value.
 
 Rejected with one clear sentence: an empty file, a binary file, text that is not UTF-8, a
@@ -142,11 +142,17 @@ def read_returned(path: str | Path) -> pd.DataFrame:
     """A returned file as text cells plus :data:`ROW`; raises :class:`UnreadableFile`."""
     path = Path(path)
     head = _head(path)
-    _check_text(path, head)
+    from raterlab.ingest import xlsx  # imports this module; spreadsheet returns live there
+
+    spreadsheet = xlsx.is_xlsx(path, head)
+    if not spreadsheet:
+        _check_text(path, head)
     is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson") or head.lstrip(
         b"\xef\xbb\xbf \r\n"
     ).startswith(b"{")
-    if is_jsonl:
+    if spreadsheet:
+        frame = xlsx.read_xlsx(path)
+    elif is_jsonl:
         frame = _read_jsonl(path)
     else:
         _check_delimiter(path, head)

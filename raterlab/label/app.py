@@ -113,9 +113,7 @@ class LabelApp(App[str]):
         lines = [f"[b]{escape(q.prompt)}[/b]{required}"]
         if q.kind == "choice":
             lines.append(
-                "   ".join(
-                    f"\\[{c.key.upper()}] {escape(c.label)}".rstrip() for c in q.choices
-                )
+                "   ".join(f"\\[{c.key.upper()}] {escape(c.label)}".rstrip() for c in q.choices)
             )
         else:
             lines.append(escape(q.hint or "type, then Enter (Enter alone leaves it empty)"))
