@@ -6,9 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import adjudicate, agree, ingest, simulate, study
+from raterlab.cli import adjudicate, agree, ingest, simulate, spreadsheet, study
 from raterlab.cli import label as label_cli
-from raterlab.cli import spreadsheet
 
 SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate)
 SUBCOMMANDS += (label_cli, spreadsheet)

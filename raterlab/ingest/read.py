@@ -2,8 +2,8 @@
 
 Accepted: UTF-8 with or without BOM, LF or CRLF, quoted multi-line cells, columns in any
 order, trailing empty rows, blank columns (no header, no values), JSONL (one object per
-line), and .xlsx workbooks (:mod:`raterlab.ingest.xlsx`). Every cell is read as text; typing is the validator's job, so that a bad cell is
-reported with its original value.
+line), and .xlsx workbooks (:mod:`raterlab.ingest.xlsx`). Every cell is read as text; typing
+is the validator's job, so that a bad cell is reported with its original value.
 
 Rejected with one clear sentence: an empty file, a binary file, text that is not UTF-8, a
 header without rows, a file delimited by something other than commas.
@@ -144,7 +144,7 @@ def read_returned(path: str | Path) -> pd.DataFrame:
     head = _head(path)
     from raterlab.ingest import xlsx  # imports this module; spreadsheet returns live there
 
-    spreadsheet = xlsx.is_xlsx(path, head)
+    spreadsheet = xlsx.is_xlsx(path)
     if not spreadsheet:
         _check_text(path, head)
     is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson") or head.lstrip(

@@ -22,7 +22,6 @@ from python_calamine import CalamineError, CalamineWorkbook
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
-ZIP_MAGIC = b"PK\x03\x04"
 
 
 def cell_text(value: object) -> str:
@@ -53,8 +52,9 @@ def _rows(book: CalamineWorkbook) -> list[list[object]]:
     return first or []
 
 
-def is_xlsx(path: Path, head: bytes) -> bool:
-    return path.suffix.lower() in XLSX_SUFFIXES or head.startswith(ZIP_MAGIC)
+def is_xlsx(path: Path) -> bool:
+    """By name: a ``.csv`` holding a zip stays a binary file, rejected as one."""
+    return path.suffix.lower() in XLSX_SUFFIXES
 
 
 def read_xlsx(path: Path) -> pd.DataFrame:

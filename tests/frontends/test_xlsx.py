@@ -18,7 +18,10 @@ from tests.ingest.conftest import filled, template, write
 
 def _validations(sheet) -> dict[str, object]:
     """Column letter -> its data validation."""
-    return {str(dv.sqref).split(":")[0].rstrip("0123456789"): dv for dv in sheet.data_validations.dataValidation}
+    return {
+        str(dv.sqref).split(":")[0].rstrip("0123456789"): dv
+        for dv in sheet.data_validations.dataValidation
+    }
 
 
 def _listed(book, rule) -> list[str]:
@@ -66,9 +69,16 @@ def test_likert_without_skip_is_a_whole_number_range(issued):
     del data["tasks"]["answer"]["fields"]["score"]["skip"]
     study = parse_study(data)
     _, home, _, _ = issued
-    path = write_workbook(study, "answer", [{"annotator_id": "a1", "item": "t"}], home.root / "x.xlsx")
+    path = write_workbook(
+        study, "answer", [{"annotator_id": "a1", "item": "t"}], home.root / "x.xlsx"
+    )
     rule = _validations(openpyxl.load_workbook(path)["annotations"])["C"]
-    assert (rule.type, rule.operator, rule.formula1, rule.formula2) == ("whole", "between", "1", "5")
+    assert (rule.type, rule.operator, rule.formula1, rule.formula2) == (
+        "whole",
+        "between",
+        "1",
+        "5",
+    )
 
 
 def test_reference_is_blind_and_formulas_stay_text(issued):
@@ -169,7 +179,7 @@ def test_a_date_in_a_score_cell_is_rejected_with_its_value(issued, tmp_path):
 def test_a_broken_workbook_is_one_clear_error(tmp_path):
     path = tmp_path / "broken.xlsx"
     path.write_bytes(b"PK\x03\x04 this is not really a zip")
-    with pytest.raises(UnreadableFile, match="not a readable .xlsx workbook") as caught:
+    with pytest.raises(UnreadableFile, match=r"not a readable \.xlsx workbook") as caught:
         read_returned(path)
     assert caught.value.rule == "malformed_xlsx"
 
