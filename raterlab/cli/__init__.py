@@ -6,11 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import adjudicate, agree, ingest, simulate, spreadsheet, study
+from raterlab.cli import adjudicate, agree, ingest, simulate, study
 from raterlab.cli import label as label_cli
+from raterlab.cli import labelstudio as labelstudio_cli
+from raterlab.cli import spreadsheet as spreadsheet_cli
 
 SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate)
-SUBCOMMANDS += (label_cli, spreadsheet)
+SUBCOMMANDS += (label_cli, labelstudio_cli, spreadsheet_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:

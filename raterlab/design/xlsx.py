@@ -35,9 +35,9 @@ from raterlab.design.packets import (
     template_columns,
     template_name,
 )
-from raterlab.label.form import choice_values
+from raterlab.label.form import offered_values
 from raterlab.label.items import Item, display, packet_items
-from raterlab.protocol import BinaryField, LikertField, Study
+from raterlab.protocol import LikertField, Study
 from raterlab.settings import Home
 
 SHEETS = ("annotations", "reference", "instructions", "lists")
@@ -64,14 +64,6 @@ def _typed(value: str) -> object:
     return int(number) if number.is_integer() and "." not in value else number
 
 
-def _dropdown_values(study: Study, task: str, name: str) -> list[str]:
-    spec = study.tasks[task].fields[name]
-    values = [v for v, _ in choice_values(spec)]
-    if isinstance(spec, BinaryField):  # annotators pick yes/no; ingest reads them as 1/0
-        values = [label for _, label in choice_values(spec)]
-    return values
-
-
 def _validation(study: Study, task: str, name: str, lists: Worksheet) -> DataValidation | None:
     spec = study.tasks[task].fields[name]
     if isinstance(spec, LikertField) and spec.skip is None:
@@ -84,7 +76,7 @@ def _validation(study: Study, task: str, name: str, lists: Worksheet) -> DataVal
             errorTitle=name,
             showErrorMessage=True,
         )
-    values = _dropdown_values(study, task, name)
+    values = offered_values(spec)
     if not values:
         return None
     column = lists.max_column + 1 if lists.max_row > 1 or lists["A1"].value else 1

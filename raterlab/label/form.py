@@ -69,6 +69,15 @@ def choice_values(spec: FieldSpec) -> list[tuple[str, str]]:
     return pairs
 
 
+def offered_values(spec: FieldSpec) -> list[str]:
+    """The values a dropdown or choice list offers (binary as yes/no, which ingest reads as
+    1/0: people pick words, not codes)."""
+    pairs = choice_values(spec)
+    if isinstance(spec, BinaryField):
+        return [label for _, label in pairs]
+    return [value for value, _ in pairs]
+
+
 def _keys(spec: FieldSpec, pairs: list[tuple[str, str]]) -> list[str] | None:
     """One key per choice: digits for scales, else first letters (digits if they clash)."""
     values = [v for v, _ in pairs if v != SKIP_VALUE]

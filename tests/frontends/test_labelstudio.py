@@ -1,0 +1,213 @@
+"""Label Studio: configs Label Studio's own parser accepts, blind task files, and exports read
+back through the one ingest path (plus an opt-in run against a real server)."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from raterlab import warehouse
+from raterlab.ingest import ingest_file
+from raterlab.labelstudio.config import label_config
+from raterlab.labelstudio.exports import ExportError, convert, write_returns
+from raterlab.labelstudio.tasks import export_packet, packet_tasks
+from raterlab.protocol import load_study
+from tests.conftest import BUNDLED, STUDIES
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_generated_config_passes_label_studios_parser(name):
+    interface = pytest.importorskip("label_studio_sdk.label_interface").LabelInterface
+    study = load_study(STUDIES / f"{name}.yaml")
+    for task, spec in study.tasks.items():
+        config = label_config(study, task)
+        parsed = interface(config)
+        parsed.validate()  # schema, unique names, toName targets (what the server checks)
+        assert {c.name for c in parsed.controls} == set(spec.fields)
+        for field_name in spec.fields:
+            required = parsed.get_control(field_name).attr.get("required") == "true"
+            assert required == spec.is_required(field_name)
+        broken = config.replace('toName="shown_', 'toName="nowhere_')
+        with pytest.raises(Exception, match="nowhere_"):
+            interface(broken).validate()  # the parser does reject what the server would
+
+
+def test_config_choices_and_skip_reason(mini):
+    config = label_config(mini, "answer")
+    assert '<Choice value="1: bad" alias="1" />' in config
+    assert '<Choice value="skip" />' in config
+    assert 'visibleWhen="choice-selected" whenTagName="score" whenChoiceValue="skip"' not in (
+        config
+    )  # notes is also required for a 1 or 5, so it is always shown
+    check = label_config(mini, "check")
+    assert check.count('<Choice value="yes" />') == 2
+
+
+def test_tasks_are_blind_and_use_packet_tokens(issued):
+    study, home, key, _ = issued
+    tasks = packet_tasks(home, study, "a1", "main-01")
+    answer = tasks["answer"]
+    mine = key[(key["annotator_id"] == "a1") & (key["batch"] == "main-01")]
+    assert {t["data"]["item"] for t in answer} == set(mine[mine["task"] == "answer"]["token"])
+    for t in answer:
+        assert set(t["data"]) == {"prompt", "response", "category", "item", "annotator_id", "batch"}
+    text = json.dumps(tasks)
+    assert "secret-model" not in text and "ans-0" not in text
+    paths = export_packet(home, study, "a1", "main-01")
+    assert {p.name for p in paths} >= {
+        "a1_answer_annotations.labelstudio.xml",
+        "a1_answer_annotations.labelstudio.json",
+    }
+
+
+def _annotation(result: list[dict], **extra) -> dict:
+    return {"id": 1, "result": result, "lead_time": 37.25, "completed_by": 1, **extra}
+
+
+def _choice(name, value):
+    return {
+        "from_name": name,
+        "to_name": "shown_prompt",
+        "type": "choices",
+        "value": {"choices": [value]},
+    }
+
+
+def _text(name, text):
+    return {
+        "from_name": name,
+        "to_name": "shown_prompt",
+        "type": "textarea",
+        "value": {"text": [text]},
+    }
+
+
+def _export(issued, cancel_first=False):
+    study, home, _, _ = issued
+    tasks = packet_tasks(home, study, "a1", "main-01")["answer"]
+    out = []
+    for n, task in enumerate(tasks):
+        result = [_choice("score", "5: good"), _choice("confidence", "high"), _text("notes", "ok")]
+        annotations = [_annotation(result)]
+        if cancel_first and n == 0:
+            annotations = [_annotation([], was_cancelled=True)]
+        out.append({"id": 100 + n, **task, "annotations": annotations})
+    return out
+
+
+def test_export_becomes_a_return_that_ingest_accepts(issued):
+    study, home, _, _ = issued
+    converted = convert(study, _export(issued))
+    assert converted.notes == []
+    (path,) = write_returns(home, study, converted)
+    assert path.parent == home.inbox / "mini"
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_file(study, path, home, con)
+        scores = con.execute(
+            "SELECT DISTINCT value, time_spent_s FROM gold.labels WHERE field = 'score'"
+        ).fetchall()
+    assert result.status == "accepted", result.validation.issues
+    assert scores == [("5", 37.25)]
+
+
+def test_cancelled_and_foreign_tasks_are_reported(issued):
+    study, _, _, _ = issued
+    export = _export(issued, cancel_first=True)
+    export.append({"id": 999, "data": {"text": "other project"}, "annotations": []})
+    converted = convert(study, export)
+    token = export[0]["data"]["item"]
+    assert f"{token}: annotation skipped (cancelled) by user 1" in converted.notes
+    assert f"{token}: no submitted annotation" in converted.notes
+    assert any("not a task of study mini" in n for n in converted.notes)
+    ((_, rows),) = converted.rows.items()
+    assert token not in {r["item"] for r in rows}
+
+
+def test_a_bad_answer_in_label_studio_is_quarantined_by_ingest(issued):
+    study, home, _, _ = issued
+    export = _export(issued)
+    export[0]["annotations"][0]["result"][2] = _text("notes", "")  # a 5 without notes
+    (path,) = write_returns(home, study, convert(study, export))
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_file(study, path, home, con)
+    assert result.status == "rejected"
+    assert list(result.validation.errors["rule"]) == ["conditional"]
+
+
+def test_not_an_export_is_a_clear_error(mini):
+    with pytest.raises(ExportError, match="a list of tasks"):
+        convert(mini, {"tasks": []})
+
+
+LS_URL = os.environ.get("RATERLAB_LABELSTUDIO_URL")
+LS_TOKEN = os.environ.get("RATERLAB_LABELSTUDIO_TOKEN")
+
+
+def _api(method: str, path: str, body: object | None = None) -> object:
+    request = urllib.request.Request(
+        f"{LS_URL.rstrip('/')}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        method=method,
+        headers={"Authorization": f"Token {LS_TOKEN}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+@pytest.mark.skipif(
+    not (LS_URL and LS_TOKEN),
+    reason="set RATERLAB_LABELSTUDIO_URL and RATERLAB_LABELSTUDIO_TOKEN (a legacy API token) "
+    "to run against a real Label Studio server",
+)
+def test_real_label_studio_round_trip(issued, tmp_path: Path):
+    """Project from the generated config, tasks imported, annotations posted through the API,
+    JSON export, then the export through convert -> inbox -> ingest."""
+    study, home, _, _ = issued
+    tasks = packet_tasks(home, study, "a1", "main-01")["answer"]
+    project = _api(
+        "POST",
+        "/api/projects",
+        {
+            "title": f"raterlab mini a1 main-01 {os.getpid()}",
+            "label_config": label_config(study, "answer"),
+        },
+    )
+    try:
+        _api("POST", f"/api/projects/{project['id']}/import", tasks)
+        created = _api("GET", f"/api/tasks?project={project['id']}&page_size=1000")
+        created = created["tasks"] if isinstance(created, dict) else created
+        assert len(created) == len(tasks)
+        for n, task in enumerate(created):
+            result = [
+                _choice("score", "5: good" if n % 2 else "3"),
+                _choice("confidence", "medium"),
+                _text("notes", "clear and correct"),
+            ]
+            if n == 0:
+                _api(
+                    "POST",
+                    f"/api/tasks/{task['id']}/annotations",
+                    {"result": [], "was_cancelled": True},
+                )
+                continue
+            _api(
+                "POST",
+                f"/api/tasks/{task['id']}/annotations",
+                {"result": result, "lead_time": 12.5},
+            )
+        export = _api("GET", f"/api/projects/{project['id']}/export?exportType=JSON")
+        (tmp_path / "export.json").write_text(json.dumps(export))
+        converted = convert(study, export)
+        assert len(converted.notes) == 2  # the cancelled one: skipped, and no submitted answer
+        (path,) = write_returns(home, study, converted)
+        with warehouse.connect(home.warehouse) as con:
+            result = ingest_file(study, path, home, con)
+            n_ratings = con.execute("SELECT count(*) FROM gold.ratings").fetchone()[0]
+        assert result.status == "accepted", result.validation.issues
+        assert n_ratings == len(tasks) - 1
+    finally:
+        _api("DELETE", f"/api/projects/{project['id']}")
