@@ -24,6 +24,7 @@ from raterlab.quality import flag_summary
 from raterlab.settings import Home, studies_dir
 from raterlab.simulate import simulate
 from raterlab.simulate.adjudicators import simulate_adjudication
+from raterlab.simulate.spreadsheet import as_spreadsheets
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """The demo prints its own summary; run logs stay in the Dagster instance (make ui)."""
@@ -65,9 +66,11 @@ def run_study(name: str, home: Home, job: dg.JobDefinition, progress: Progress, 
         )
 
     run("packets")
+    in_excel, in_excel_annotator = 0, study.design.annotators[0]
     for round_number in range(MAX_ROUNDS):
         decisions = simulate_adjudication(study, home).written if round_number else 0
         returned = simulate(study, home)
+        in_excel += len(as_spreadsheets(study, home, returned.written, in_excel_annotator))
         if returned.written.empty and not decisions:
             break
         run(f"ingest {len(returned.written) + decisions} returned file(s)")
@@ -79,6 +82,8 @@ def run_study(name: str, home: Home, job: dg.JobDefinition, progress: Progress, 
         ).fetchall()
     if gate:
         notes.append(f"{name}: {gate[0][0]}")
+    if in_excel:
+        notes.append(f"{name}: {in_excel_annotator} returned {in_excel} file(s) as .xlsx")
     return notes
 
 
