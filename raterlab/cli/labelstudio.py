@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from raterlab import warehouse
+from raterlab.cli.per_packet import add_packet_arguments, run_per_packet
 from raterlab.ingest import NoPackets, ingest_file
-from raterlab.label.items import PacketError, batches
 from raterlab.labelstudio.exports import ExportError, convert, read_export, write_returns
 from raterlab.labelstudio.tasks import export_packet
 from raterlab.protocol import StudyError, load_study
@@ -28,31 +28,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     out = actions.add_parser("export", help="write each packet's config (XML) and tasks (JSON)")
-    out.add_argument("study")
-    out.add_argument("--annotator", help="only this annotator's packets")
-    out.add_argument("--batch", help="only this batch")
-    out.set_defaults(func=run_export)
+    add_packet_arguments(out)
+    out.set_defaults(func=lambda args: run_per_packet(args, "labelstudio", export_packet))
     back = actions.add_parser("import", help="a Label Studio JSON export -> inbox -> ingest")
     back.add_argument("study")
     back.add_argument("path", type=Path, help="the JSON export (Export > JSON)")
     back.add_argument("--no-ingest", action="store_true", help="only drop the returns in the inbox")
     back.set_defaults(func=run_import)
-
-
-def run_export(args: argparse.Namespace) -> int:
-    home = Home.from_env()
-    try:
-        study = load_study(studies_dir() / f"{args.study}.yaml")
-        written = []
-        for annotator in [args.annotator] if args.annotator else study.design.annotators:
-            for batch in [args.batch] if args.batch else batches(home, study, annotator):
-                written += export_packet(home, study, annotator, batch)
-    except (StudyError, PacketError, FileNotFoundError) as exc:
-        print(f"raterlab labelstudio: {exc}", file=sys.stderr)
-        return 2
-    for path in written:
-        print(path)
-    return 0 if written else 1
 
 
 def run_import(args: argparse.Namespace) -> int:
