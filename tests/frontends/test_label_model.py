@@ -14,7 +14,7 @@ from raterlab.label.form import questions
 from raterlab.label.model import Labeler, export
 from raterlab.label.session import SessionError
 from raterlab.protocol import parse_study
-from tests.conftest import MINI_STUDY
+from tests.conftest import BUNDLED, MINI_STUDY
 
 
 class Clock:
@@ -189,3 +189,21 @@ def test_finish_refuses_an_unfinished_session(issued):
     lab = _start(issued)
     with pytest.raises(SessionError, match="not labelled yet"):
         lab.finish()
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_bundled_study_gets_a_usable_form(name):
+    """One key per answer, no clash with the tool's own keys, every field asked somewhere."""
+    from raterlab.label.form import RESERVED_KEYS
+    from raterlab.protocol import load_study
+    from tests.conftest import STUDIES
+
+    study = load_study(STUDIES / f"{name}.yaml")
+    for task in study.tasks.values():
+        asked = questions(task)
+        assert [q.field for q in asked] == list(task.fields)
+        for q in asked:
+            keys = [c.key for c in q.choices]
+            assert len(set(keys)) == len(keys)
+            assert not set(keys) & RESERVED_KEYS
+            assert q.kind == "text" or keys
