@@ -11,7 +11,13 @@ from collections.abc import Iterator
 
 from raterlab.protocol.fields import BinaryField, TextField
 from raterlab.protocol.rules import AllOf, ItemPredicate
-from raterlab.protocol.study import BUILTIN_SLICES, RECORD_KEYS, Study, Task
+from raterlab.protocol.study import (
+    BUILTIN_SLICES,
+    DECISIVE_BETWEEN_RULES,
+    RECORD_KEYS,
+    Study,
+    Task,
+)
 
 RESERVED_COLUMNS = ("item", "annotator_id", "time_spent_s")
 """Columns every packet template has besides the task's fields."""
@@ -99,6 +105,13 @@ def _check_design(study: Study) -> Iterator[Problem]:
     for tier in study.design.overlap:
         if tier not in tiers:
             yield "design.overlap", f"tier {tier!r} is never assigned by routing"
+    between = study.consensus.likert_between
+    if between[-1] not in DECISIVE_BETWEEN_RULES:
+        yield (
+            f"consensus.likert_between[{len(between) - 1}]",
+            f"{between[-1]!r} may leave a value between two points; end with one of "
+            + ", ".join(DECISIVE_BETWEEN_RULES),
+        )
     for tier in study.consensus.adjudicate.binary_disagreement_tiers:
         if tier not in tiers:
             yield "consensus.adjudicate.binary_disagreement_tiers", f"unknown tier {tier!r}"

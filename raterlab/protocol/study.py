@@ -169,10 +169,33 @@ class Adjudicate(_Strict):
     likert_gap: int | None = Field(default=2, ge=1, description="Likert ratings this far apart.")
     binary_disagreement_tiers: list[str] = Field(default_factory=list)
     uncertain: bool = Field(default=False, description="Any rating given with low confidence.")
+    notes_contain: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Any rating whose notes contain one of these strings (case-sensitive, e.g. "
+            "UNCERTAIN) sends every rating field of its item to adjudication."
+        ),
+    )
+
+
+BetweenRule = Literal["higher_confidence", "nearest_down", "nearest_up", "adjudicate"]
+DECISIVE_BETWEEN_RULES = ("nearest_down", "nearest_up", "adjudicate")
+"""Rules of ``consensus.likert_between`` that always decide, so one must come last."""
 
 
 class Consensus(_Strict):
     likert: Literal["median", "mean"] = "median"
+    likert_between: list[BetweenRule] = Field(
+        default_factory=lambda: ["nearest_down"],
+        min_length=1,
+        description=(
+            "How a Likert median or mean that falls between two scale points (4 and 5 -> "
+            "4.5) becomes a point of the scale, rules tried in order: higher_confidence (the "
+            "value the most confident ratings agree on), nearest_down / nearest_up (the "
+            "nearest point, a half going down / up), adjudicate (the field is disputed). "
+            "The last rule must be one that always decides."
+        ),
+    )
     adjudicate: Adjudicate = Field(default_factory=Adjudicate)
     tie_break: Literal["adjudicator", "third_annotator"] = "adjudicator"
     unresolved: Literal["keep", "exclude"] = "keep"
