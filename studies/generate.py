@@ -166,6 +166,25 @@ def build_correctness_ab(rng: random.Random) -> list[Record]:
             role="attention",
             expected={"correctness": 1},
         )
+    for i, ex in enumerate(cab.CALIBRATION, start=1):
+        fields = {
+            "prompt_id": f"cal{i:02d}",
+            "category": ex.category,
+            "prompt": ex.prompt,
+            "response": ex.response,
+            "condition": "AB"[i % 2],
+            "model": cab.MODEL,
+            "rules": list(ex.rules),
+        }
+        records.append(
+            make_record(
+                f"cal{i:02d}",
+                "correctness",
+                fields,
+                role="calibration",
+                expected={"correctness": ex.score},
+            )
+        )
     return records
 
 

@@ -46,6 +46,21 @@ def _pick_pilot(items: pd.DataFrame, fraction: float, rng: np.random.Generator) 
     return chosen
 
 
+def _pick_pilot_groups(
+    items: pd.DataFrame, groups: pd.Series, fraction: float, rng: np.random.Generator
+) -> set[str]:
+    """A share of each task's groups (the distinct values of ``design.pilot.by``), every item
+    of a chosen group included: 10 of 50 prompts, each with its responses in both conditions."""
+    chosen: set[str] = set()
+    for _, task_items in items.groupby("task", sort=True):
+        keys = groups.loc[task_items.index]
+        names = np.array(sorted(keys.dropna().astype(str).unique()), dtype=object)
+        k = round(fraction * len(names))
+        picked = set(rng.choice(names, size=k, replace=False).tolist()) if k else set()
+        chosen.update(task_items.loc[keys.astype(str).isin(picked), "item_id"].tolist())
+    return chosen
+
+
 def _least_loaded(load: dict[str, int], k: int, rng: np.random.Generator) -> list[str]:
     """``k`` annotators with the smallest load, ties broken at random."""
     names = list(load)
@@ -134,15 +149,22 @@ def assign(study: Study, routed: pd.DataFrame, generations: pd.DataFrame) -> pd.
     """The full assignment of ``study``: columns :data:`COLUMNS`, deterministic in the seed.
 
     ``routed`` is :func:`raterlab.design.routing.routed_items`; only sampled items are assigned.
-    The pilot (``design.pilot.fraction`` of each task's items, proportional to tiers) goes to
-    every annotator in batch ``pilot``; the rest to ``design.overlap[tier]`` annotators with
+    The pilot (``design.pilot.fraction`` of each task's items, proportional to tiers, or of
+    the distinct values of ``design.pilot.by`` with all their items) goes to every annotator
+    in batch ``pilot``; the rest to ``design.overlap[tier]`` annotators with
     the least load, and a ``design.spot_check`` share of single-annotator items to one more.
     """
     rng = np.random.default_rng([study.design.seed, 2])
     items = routed[routed["sampled"]].reset_index(drop=True)
-    pilot_ids = (
-        _pick_pilot(items, study.design.pilot.fraction, rng) if study.design.pilot else set()
-    )
+    pilot = study.design.pilot
+    if pilot is None:
+        pilot_ids: set[str] = set()
+    elif pilot.by:
+        records = dict(zip(generations["item_id"], generations["record"], strict=True))
+        groups = items["item_id"].map(lambda i: records[i].get(pilot.by))
+        pilot_ids = _pick_pilot_groups(items, groups, pilot.fraction, rng)
+    else:
+        pilot_ids = _pick_pilot(items, pilot.fraction, rng)
     is_pilot = items["item_id"].isin(pilot_ids)
     pilot = items[is_pilot].merge(
         pd.DataFrame({"annotator_id": study.design.annotators}), how="cross"

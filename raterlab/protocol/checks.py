@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from raterlab.protocol.fields import BinaryField, TextField
+from raterlab.protocol.fields import BinaryField, CategoricalField, LikertField, TextField
 from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import (
     BUILTIN_SLICES,
@@ -17,6 +17,7 @@ from raterlab.protocol.study import (
     RECORD_KEYS,
     Study,
     Task,
+    Threshold,
 )
 
 RESERVED_COLUMNS = ("item", "annotator_id", "time_spent_s")
@@ -127,6 +128,9 @@ def _check_item_references(study: Study) -> Iterator[Problem]:
         for pred in _predicates(rule.when):
             if pred.field not in keys:
                 yield f"routing.rules[{i}]", f"refers to unknown item key {pred.field!r}"
+    pilot = study.design.pilot
+    if pilot and pilot.by and pilot.by not in keys:
+        yield "design.pilot.by", f"refers to unknown item key {pilot.by!r}"
     if study.sampling:
         for key in study.sampling.strata:
             if key not in keys:
@@ -147,6 +151,58 @@ def _check_thresholds(study: Study) -> Iterator[Problem]:
                 yield where, f"refers to unknown rating field {name!r}"
     if gate and not study.design.pilot:
         yield "thresholds.pilot_gate", "a pilot gate needs design.pilot"
+    if gate:
+        yield from _check_gate(study, gate)
+
+
+PAIR_COEFFICIENTS = ("cohen_kappa", "scott_pi")
+"""Coefficients defined for exactly two raters."""
+WEIGHTED_COEFFICIENTS = ("cohen_kappa", "gwet_ac2")
+ORDERED_ONLY = ("gwet_ac2", "icc")
+"""Coefficients that need an ordered (Likert or binary) scale."""
+
+
+def _check_gate(study: Study, gate: Threshold) -> Iterator[Problem]:
+    """The gate's coefficient must be computable on the pilot the design produces, exactly as
+    declared: the gate never falls back to another coefficient or stays shut for want of one."""
+    where = "thresholds.pilot_gate"
+    n = len(study.design.annotators)
+    if gate.coefficient in PAIR_COEFFICIENTS and n != 2:
+        yield (
+            where,
+            (
+                f"{gate.coefficient} is defined for two raters, but the pilot gives every item to "
+                f"all {n} annotators of design.annotators"
+            ),
+        )
+    if gate.weights and gate.coefficient not in WEIGHTED_COEFFICIENTS:
+        yield f"{where}.weights", f"{gate.coefficient} takes no weights"
+    if gate.level and gate.coefficient != "krippendorff_alpha":
+        yield f"{where}.level", f"{gate.coefficient} takes no level (krippendorff_alpha does)"
+    for task_name, task in study.tasks.items():
+        for name in task.rating_fields:
+            if gate.fields and name not in gate.fields:
+                continue
+            spec = task.fields[name]
+            field = f"field {task_name}.{name}"
+            likert = isinstance(spec, LikertField)
+            if gate.coefficient in WEIGHTED_COEFFICIENTS and likert and gate.weights is None:
+                yield (
+                    f"{where}.weights",
+                    (
+                        f"{gate.coefficient} on Likert {field} needs weights: unweighted, linear, "
+                        "quadratic or ordinal"
+                    ),
+                )
+            if gate.weights not in (None, "unweighted") and not likert:
+                yield (
+                    f"{where}.weights",
+                    f"{gate.weights} weights need a Likert scale; {field} is not",
+                )
+            if isinstance(spec, CategoricalField) and (
+                gate.coefficient in ORDERED_ONLY or gate.level not in (None, "nominal")
+            ):
+                yield where, f"{gate.coefficient} needs an ordered scale; {field} is categorical"
 
 
 def _check_edge_cases(study: Study) -> Iterator[Problem]:

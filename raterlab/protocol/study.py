@@ -65,6 +65,13 @@ class Pilot(_Strict):
     """A first round on a share of items, rated by every annotator, before the main round."""
 
     fraction: float = Field(ge=0, lt=1)
+    by: str | None = Field(
+        default=None,
+        description=(
+            "Item key to sample the pilot by: the fraction is of its distinct values (e.g. "
+            "prompt_id: 10 of 50 prompts, each with all its responses), not of items."
+        ),
+    )
 
 
 class Design(_Strict):
@@ -151,7 +158,13 @@ class Threshold(_Strict):
     min: float = Field(ge=-1, le=1)
     strict: bool = Field(default=False, description="Require estimate > min, not >=.")
     level: Literal["nominal", "ordinal", "interval", "ratio"] | None = None
-    weights: Literal["linear", "quadratic", "ordinal"] | None = None
+    weights: Literal["unweighted", "linear", "quadratic", "ordinal"] | None = Field(
+        default=None,
+        description=(
+            "Weights of cohen_kappa or gwet_ac2 on a Likert field: unweighted (as "
+            "sklearn.metrics.cohen_kappa_score by default), linear, quadratic or ordinal."
+        ),
+    )
     fields: list[str] | None = Field(default=None, description="Default: every rating field.")
     per: Literal["field", "task"] = "field"
     severity: Literal["warn", "error"] = "warn"
