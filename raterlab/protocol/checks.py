@@ -135,6 +135,9 @@ def _check_item_references(study: Study) -> Iterator[Problem]:
         for key in study.sampling.strata:
             if key not in keys:
                 yield "sampling.strata", f"refers to unknown item key {key!r}"
+    for key in study.export_keys:
+        if key not in keys - {"task"}:
+            yield f"export_keys.{key}", f"refers to unknown item key {key!r}"
     for i, key in enumerate(study.slices):
         if key not in keys and key not in BUILTIN_SLICES:
             yield f"slices[{i}]", f"refers to unknown item key {key!r}"

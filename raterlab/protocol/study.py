@@ -277,6 +277,14 @@ class Study(_Strict):
         description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
     )
 
+    export_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "Names item keys take in the study_json export (e.g. prompt: prompt_text), so an "
+            "export keeps a protocol's key names while packets keep the study's."
+        ),
+    )
+
     source: Path | None = Field(default=None, exclude=True)
 
     def path_of(self, relative: str) -> Path:
