@@ -3,10 +3,9 @@
 import dagster as dg
 import pandas as pd
 
-from assets.design import _generations, _study_frame, _write
+from assets.design import _generations, _optional_frame, _study_frame, _write
 from assets.ingest import labels
 from assets.partitions import study_partitions
-from raterlab import warehouse as wh
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import (
@@ -30,13 +29,6 @@ def study_ratings(raterlab: Raterlab, study: str) -> pd.DataFrame:
     return ratings(_study_frame(raterlab, "gold.labels", study), items)
 
 
-def _previous(raterlab: Raterlab, table: str, study: str) -> pd.DataFrame | None:
-    with raterlab.warehouse(read_only=True) as con:
-        if not wh.table_exists(con, table):
-            return None
-    return _study_frame(raterlab, table, study)
-
-
 @dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[labels], kinds={"duckdb"})
 def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """The latest pilot round's agreement against the study's gate (``thresholds.pilot_gate``)
@@ -51,9 +43,9 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
         raterlab,
         "staging.pilot_gate",
         study.name,
-        pd.DataFrame([{"passed": gate.passed, "message": gate.message}]),
+        pd.DataFrame([{"passed": gate.passed, "message": gate.message, "round": gate.round}]),
     )
-    history = gate_history(_previous(raterlab, "gold.pilot_gates", study.name), gate.table)
+    history = gate_history(_optional_frame(raterlab, "gold.pilot_gates", study.name), gate.table)
     _write(raterlab, "gold.pilot_gates", study.name, history)
     matrices_table = pilot_matrices(study, rows)
     _write(raterlab, "gold.pilot_matrices", study.name, matrices_table)

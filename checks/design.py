@@ -4,6 +4,7 @@ its assigned rows; no packet file holds a hidden value."""
 import dagster as dg
 
 from assets.design import _generations, _study_frame, assignments, main_packets, pilot_packets
+from raterlab.design.rounds import in_round
 from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
 from resources import Raterlab
 
@@ -36,7 +37,7 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
         key = _study_frame(raterlab, "staging.blinding_key", study)
         files = _study_frame(raterlab, f"staging.{round_name}_packet_files", study)
         return _result(
-            *verify_packets(key[key["round"] == round_name], files, raterlab.paths.outbox)
+            *verify_packets(key[in_round(key["round"], round_name)], files, raterlab.paths.outbox)
         )
 
     @dg.asset_check(asset=packets, name="no_hidden_values_in_packets", blocking=True)

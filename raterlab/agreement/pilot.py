@@ -65,6 +65,8 @@ class Gate:
     message: str
     table: pd.DataFrame
     """One row per gated field of the attempt (:data:`GATE_COLUMNS`); empty without one."""
+    round: str | None = None
+    """The pilot round judged (the latest)."""
 
 
 def gate_coefficient(gate: Threshold, spec: object) -> tuple[str, str]:
@@ -202,12 +204,16 @@ def pilot_gate(
             False,
             f"{latest} incomplete: {returned} of {expected} ratings returned",
             pd.DataFrame(columns=list(GATE_COLUMNS)),
+            latest,
         )
     table = gate_attempt(study, rows, latest, len(rounds), n_resamples)
     sign = ">" if gate.strict else ">="
     if table["gate_passed"].iloc[0]:
         return Gate(
-            True, f"{latest}: {gate.coefficient} {sign} {gate.min} on every gated field", table
+            True,
+            f"{latest}: {gate.coefficient} {sign} {gate.min} on every gated field",
+            table,
+            latest,
         )
     failing = table[~table["passed"]].sort_values("estimate", na_position="first").iloc[0]
     value = "not computable" if pd.isna(failing["estimate"]) else f"{failing['estimate']:.3f}"
@@ -215,7 +221,7 @@ def pilot_gate(
         f"main round held back: {latest} {gate.coefficient} on {failing['task']}."
         f"{failing['field']} is {value}, needs {sign} {gate.min}"
     )
-    return Gate(False, message, table)
+    return Gate(False, message, table, latest)
 
 
 def gate_history(previous: pd.DataFrame | None, attempt: pd.DataFrame) -> pd.DataFrame:

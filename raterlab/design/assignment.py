@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from raterlab.design.rounds import pilot_name
 from raterlab.design.routing import proportional_allocation
 from raterlab.protocol import Study
 
@@ -145,7 +146,9 @@ def _quality_row(annotator: str, rnd: str, batch: str, item: pd.Series, kind: st
     }
 
 
-def assign(study: Study, routed: pd.DataFrame, generations: pd.DataFrame) -> pd.DataFrame:
+def assign(
+    study: Study, routed: pd.DataFrame, generations: pd.DataFrame, pilot_rounds: int = 1
+) -> pd.DataFrame:
     """The full assignment of ``study``: columns :data:`COLUMNS`, deterministic in the seed.
 
     ``routed`` is :func:`raterlab.design.routing.routed_items`; only sampled items are assigned.
@@ -153,6 +156,8 @@ def assign(study: Study, routed: pd.DataFrame, generations: pd.DataFrame) -> pd.
     the distinct values of ``design.pilot.by`` with all their items) goes to every annotator
     in batch ``pilot``; the rest to ``design.overlap[tier]`` annotators with
     the least load, and a ``design.spot_check`` share of single-annotator items to one more.
+    With ``pilot_rounds`` > 1 (repeated pilots, :mod:`raterlab.design.rounds`), the pilot
+    rows are given again in batches ``pilot-2``... with their own quality items.
     """
     rng = np.random.default_rng([study.design.seed, 2])
     items = routed[routed["sampled"]].reset_index(drop=True)
@@ -166,13 +171,16 @@ def assign(study: Study, routed: pd.DataFrame, generations: pd.DataFrame) -> pd.
     else:
         pilot_ids = _pick_pilot(items, pilot.fraction, rng)
     is_pilot = items["item_id"].isin(pilot_ids)
-    pilot = items[is_pilot].merge(
+    everyone = items[is_pilot].merge(
         pd.DataFrame({"annotator_id": study.design.annotators}), how="cross"
     )
-    pilot = pilot.assign(round="pilot", batch="pilot", spot_check=False)
+    pilot_rows = [
+        everyone.assign(round=pilot_name(n), batch=pilot_name(n), spot_check=False)
+        for n in range(1, pilot_rounds + 1)
+    ]
     main = _spread(study, items[~is_pilot].reset_index(drop=True), rng)
     main = main.assign(round="main", batch=_batches(main, study.design.batch_size))
-    base = pd.concat([pilot, main], ignore_index=True).assign(kind="item", copy=0)
+    base = pd.concat([*pilot_rows, main], ignore_index=True).assign(kind="item", copy=0)
     base = base[list(COLUMNS)]
     quality = generations[generations["role"] != "item"]
     extra = pd.DataFrame(list(_quality_rows(study, base, quality, rng)), columns=list(COLUMNS))

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import datetime
 
 import pandas as pd
+
+from raterlab.protocol import Study
 
 PILOT = "pilot"
 _REPEATED = re.compile(r"^pilot-(\d+)$")
@@ -41,6 +44,11 @@ def is_pilot(names: pd.Series) -> pd.Series:
     return names.map(lambda n: pilot_number(n) is not None).astype(bool)
 
 
+def in_round(names: pd.Series, round_name: str) -> pd.Series:
+    """Rows of a round, where ``pilot`` stands for every pilot round."""
+    return is_pilot(names) if round_name == PILOT else (names == round_name)
+
+
 def latest_pilot_only(rows: pd.DataFrame) -> pd.DataFrame:
     """``rows`` without the ratings a later pilot round superseded: per annotator, task and
     item, only the latest pilot round's ratings count (other rounds are kept as they are)."""
@@ -55,3 +63,51 @@ def latest_pilot_only(rows: pd.DataFrame) -> pd.DataFrame:
     keep = pd.Series(True, index=rows.index)
     keep[pilot] = number[pilot] == latest
     return rows[keep.to_numpy()]
+
+
+class RepilotError(ValueError):
+    """A new pilot round is not allowed now (the gate passed, the round is incomplete, or the
+    study's ``design.pilot.rounds`` are used up)."""
+
+
+PILOT_ROUND_COLUMNS = ("round", "number", "study_version", "guide_sha256", "reason", "created_at")
+"""Columns of ``staging.pilot_rounds``: every repeated pilot round, when and why it began."""
+
+
+def next_pilot_round(
+    study: Study,
+    rounds: pd.DataFrame,
+    gate: dict,
+    guide_sha256: str | None,
+    now: datetime,
+) -> dict:
+    """The ``staging.pilot_rounds`` row that starts the next pilot round.
+
+    ``gate`` is the ``staging.pilot_gate`` row (passed, message, round). Allowed only when the
+    latest pilot round is complete and failed the gate (its message is kept as the reason)
+    and ``design.pilot.rounds`` allows another; the guide should have been revised in
+    between (its hash is recorded, so attempts can be told apart).
+    """
+    pilot = study.design.pilot
+    if pilot is None or study.thresholds.pilot_gate is None:
+        raise RepilotError(f"study {study.name} has no pilot gate")
+    latest = 1 + len(rounds)
+    message = str(gate.get("message") or "")
+    if gate.get("round") != pilot_name(latest):
+        raise RepilotError(f"{pilot_name(latest)} has not been judged by the gate yet")
+    if gate.get("passed"):
+        raise RepilotError(f"{pilot_name(latest)} passed the gate; nothing to repeat")
+    if "incomplete" in message:
+        raise RepilotError(f"{pilot_name(latest)} is not complete: {message}")
+    if latest >= pilot.rounds:
+        raise RepilotError(
+            f"design.pilot.rounds is {pilot.rounds}; {pilot_name(latest)} was the last allowed"
+        )
+    return {
+        "round": pilot_name(latest + 1),
+        "number": latest + 1,
+        "study_version": study.version,
+        "guide_sha256": guide_sha256,
+        "reason": message,
+        "created_at": now,
+    }

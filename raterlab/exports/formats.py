@@ -293,9 +293,7 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
         "exported_at": bundle.exported_at_iso,
         "run_id": bundle.run_id,
         "agreement": agreement,
-        "num_ratings": sum(
-            len(a["ratings"]) - len(RESERVED_RATING_KEYS) for a in annotations
-        ),
+        "num_ratings": sum(len(a["ratings"]) - len(RESERVED_RATING_KEYS) for a in annotations),
         "consensus_policy": study.consensus.model_dump(mode="json"),
     }
     return [

@@ -72,6 +72,14 @@ class Pilot(_Strict):
             "prompt_id: 10 of 50 prompts, each with all its responses), not of items."
         ),
     )
+    rounds: int = Field(
+        default=1,
+        ge=1,
+        description=(
+            "Pilot rounds allowed: after a failed gate and a revised guide, the same pilot "
+            "items go out again (pilot-2, ...) until the gate passes or this many rounds ran."
+        ),
+    )
 
 
 class Design(_Strict):
