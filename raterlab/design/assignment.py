@@ -119,7 +119,7 @@ def _quality_rows(
     first_batch = base.groupby("annotator_id")["batch"].first()
     for (annotator, batch), group in base.groupby(["annotator_id", "batch"], sort=True):
         rnd = group["round"].iloc[0]
-        n_dup = min(design.duplicates_per_batch, len(group) // 2)
+        n_dup = min(design.duplicates_per_batch, len(group))  # every batch that can hold them
         for i in rng.choice(len(group), size=n_dup, replace=False):
             row = group.iloc[i]
             yield {**row.to_dict(), "kind": "duplicate", "copy": 1, "spot_check": False}

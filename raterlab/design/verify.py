@@ -76,18 +76,21 @@ def verify_assignments(study: Study, routed: pd.DataFrame, assignments: pd.DataF
     return problems, numbers
 
 
-def read_template_tokens(path: Path) -> list[str]:
-    """The ``item`` column of a written annotations template."""
+def read_template_tokens(path: Path, item_column: str = "item") -> list[str]:
+    """The item-token column of a written annotations template."""
     with path.open(encoding="utf-8", newline="") as handle:
-        return [row["item"] for row in csv.DictReader(handle)]
+        return [row[item_column] for row in csv.DictReader(handle)]
 
 
-def verify_packets(key: pd.DataFrame, files: pd.DataFrame, outbox: Path) -> Result:
-    """Every key row's token is in exactly its own packet's template, once, and no other."""
+def verify_packets(
+    key: pd.DataFrame, files: pd.DataFrame, outbox: Path, item_column: str = "item"
+) -> Result:
+    """Every key row's token is in exactly its own packet's template, once, and no other
+    (``item_column``: the study's ``packet.item_column``)."""
     problems: list[str] = []
     found = []
     for row in files[files["kind"] == "template"].itertuples():
-        for tok in read_template_tokens(outbox / row.file):
+        for tok in read_template_tokens(outbox / row.file, item_column):
             found.append((tok, row.annotator_id, row.batch, row.task))
     found_df = pd.DataFrame(found, columns=["token", "annotator_id", "batch", "task"])
     twice = found_df[found_df["token"].duplicated()]

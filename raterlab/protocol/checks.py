@@ -39,7 +39,35 @@ def check_study(study: Study) -> list[Problem]:
         *_check_thresholds(study),
         *_check_edge_cases(study),
         *_check_exports(study),
+        *_check_packet(study),
     ]
+
+
+def _check_packet(study: Study) -> Iterator[Problem]:
+    """Packet column names must be identifiers distinct from every field, and an explicit
+    column order must list exactly the columns a template has."""
+    layout = study.packet
+    fields = {name for task in study.tasks.values() for name in task.fields}
+    named = {"item_column": layout.item_column, "time_column": layout.time_column}
+    for key, name in named.items():
+        if not IDENTIFIER.match(name):
+            yield f"packet.{key}", f"column name {name!r} {IDENTIFIER_RULE}"
+        elif name in fields or name == "annotator_id":
+            yield f"packet.{key}", f"{name!r} is already a field or packet column"
+    if layout.item_column == layout.time_column:
+        yield "packet.time_column", "must differ from packet.item_column"
+    if layout.columns is None:
+        return
+    want = {layout.item_column, "annotator_id", *fields}
+    if layout.time_spent == "required":
+        want.add(layout.time_column)
+    listed = layout.columns
+    for name in sorted({n for n in listed if listed.count(n) > 1}):
+        yield "packet.columns", f"column {name!r} is listed more than once"
+    for name in [n for n in listed if n not in want]:
+        yield "packet.columns", f"{name!r} is not a column of the template"
+    for name in sorted(want - set(listed)):
+        yield "packet.columns", f"column {name!r} is missing"
 
 
 def _check_names(study: Study) -> Iterator[Problem]:
@@ -106,6 +134,9 @@ def _check_design(study: Study) -> Iterator[Problem]:
     for tier in study.design.overlap:
         if tier not in tiers:
             yield "design.overlap", f"tier {tier!r} is never assigned by routing"
+    target = study.quality.target_time_s
+    if target and not 0 <= target[0] <= target[1]:
+        yield "quality.target_time_s", f"must be [low, high], 0 <= low <= high: {list(target)}"
     between = study.consensus.likert_between
     if between[-1] not in DECISIVE_BETWEEN_RULES:
         yield (

@@ -234,6 +234,13 @@ class Quality(_Strict):
     max_rushed_share: float = Field(default=0.1, ge=0, le=1)
     drift: Drift | None = None
     pi_sample: float = Field(default=0.10, ge=0, le=1)
+    target_time_s: tuple[float, float] | None = Field(
+        default=None,
+        description=(
+            "The guide's time per item, [low, high] seconds (e.g. [60, 90]): rater quality "
+            "shows each annotator's share of ratings inside it (guidance, never a flag)."
+        ),
+    )
     severity: Literal["warn", "error"] = "warn"
 
 
@@ -244,6 +251,31 @@ class EdgeCase(_Strict):
     when: ItemPredicate | AllOf
     expect: dict[str, Any] = Field(min_length=1)
     message: str
+
+
+class PacketLayout(_Strict):
+    """The annotations CSV an annotator receives: its column names and their order. The
+    ingest reads returned files by these same names (one source of truth)."""
+
+    item_column: str = Field(
+        default="item", description="Name of the column holding each row's opaque item token."
+    )
+    time_column: str = Field(default="time_spent_s", description="Name of the seconds column.")
+    time_spent: Literal["required", "optional"] = Field(
+        default="required",
+        description=(
+            "required: the template has the time column and every row needs a number; "
+            "optional: the template leaves it out, and a returned file may add it."
+        ),
+    )
+    columns: list[str] | None = Field(
+        default=None,
+        description=(
+            "The template's columns in order: the item column, annotator_id, every field "
+            "(and the time column when required). A task's template keeps the listed names "
+            "that are its own. Default: annotator_id, item column, fields, time column."
+        ),
+    )
 
 
 class IngestPolicy(_Strict):
@@ -280,6 +312,7 @@ class Study(_Strict):
     quality: Quality = Field(default_factory=Quality)
     edge_cases: list[EdgeCase] = Field(default_factory=list)
     ingest: IngestPolicy = Field(default_factory=IngestPolicy)
+    packet: PacketLayout = Field(default_factory=PacketLayout)
     exports: list[str] = Field(
         default_factory=list,
         description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",

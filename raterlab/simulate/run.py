@@ -137,11 +137,11 @@ def _text_lengths(study: Study, generations: pd.DataFrame) -> dict[str, int]:
     }
 
 
-def _template_tokens(path: Path) -> tuple[list[str], list[str]]:
+def _template_tokens(path: Path, item_column: str) -> tuple[list[str], list[str]]:
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader)
-        at = header.index("item")
+        at = header.index(item_column)
         return header, [row[at] for row in reader if row]
 
 
@@ -168,7 +168,7 @@ class _Context:
 def _simulate_file(ctx: _Context, key: FileKey, plan: FilePlan, template: Path) -> dict:
     """Fill one template, write the return (and its corrected version), describe it."""
     study = ctx.study
-    columns, tokens = _template_tokens(template)
+    columns, tokens = _template_tokens(template, study.packet.item_column)
     rows = []
     for tok in tokens:
         if tok not in ctx.by_token:

@@ -56,6 +56,11 @@ def test_assignment_invariants(generations, design) -> None:
     dups = table[table["kind"] == "duplicate"]
     originals = ratings.set_index(["annotator_id", "batch", "item_id"]).index
     assert dups.set_index(["annotator_id", "batch", "item_id"]).index.isin(originals).all()
+    # Every batch holds the design's duplicates, or one of each item if it has fewer.
+    per_packet = ratings.groupby(["annotator_id", "batch"]).size()
+    planted = dups.groupby(["annotator_id", "batch"]).size().reindex(per_packet.index, fill_value=0)
+    want = per_packet.clip(upper=design["duplicates_per_batch"])
+    assert (planted == want).all()
     # Pilot items go to everyone; main items to their tier's overlap (+1 when spot-checked).
     pilot = ratings[ratings["round"] == "pilot"]
     assert (pilot.groupby("item_id")["annotator_id"].nunique() == len(design["annotators"])).all()
