@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from raterlab import warehouse
+from raterlab.consensus.inputs import read_table
 from raterlab.design.repilot import repeat_pilot
 from raterlab.design.rounds import RepilotError
 from raterlab.protocol import StudyError, load_study
@@ -56,11 +57,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     with warehouse.connect(home.warehouse, read_only=True) as con:
-        gates = (
-            warehouse.read_study_rows(con, "gold.pilot_gates", study.name)
-            if warehouse.table_exists(con, "gold.pilot_gates")
-            else None
-        )
+        gates = read_table(con, "gold.pilot_gates", study.name)
     if gates is None or gates.empty:
         print(f"{study.name}: no pilot gate attempt yet")
         return 0

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from raterlab.design.rounds import pilot_name
+from raterlab.design.rounds import pilot_name, pilot_number
 from raterlab.design.routing import proportional_allocation
 from raterlab.protocol import Study
 
@@ -117,7 +117,11 @@ def _quality_rows(
             "design.calibration is true but the generations hold no calibration items"
         )
     first_batch = base.groupby("annotator_id")["batch"].first()
-    for (annotator, batch), group in base.groupby(["annotator_id", "batch"], sort=True):
+    packets = list(base.groupby(["annotator_id", "batch"], sort=True))
+    # Repeated pilot rounds draw last, round by round, so adding one never changes the quality
+    # rows of packets already sent.
+    packets.sort(key=lambda packet: max(1, pilot_number(packet[0][1]) or 1))
+    for (annotator, batch), group in packets:
         rnd = group["round"].iloc[0]
         n_dup = min(design.duplicates_per_batch, len(group))  # every batch that can hold them
         for i in rng.choice(len(group), size=n_dup, replace=False):

@@ -14,24 +14,19 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.agreement.pilot import guide_sha256
+from raterlab.consensus.inputs import read_table
 from raterlab.design.rounds import PILOT_ROUND_COLUMNS, RepilotError, next_pilot_round
 from raterlab.protocol import Study
-
-
-def _rows(con: duckdb.DuckDBPyConnection, table: str, study: str) -> pd.DataFrame | None:
-    return (
-        warehouse.read_study_rows(con, table, study) if warehouse.table_exists(con, table) else None
-    )
 
 
 def repeat_pilot(con: duckdb.DuckDBPyConnection, study: Study) -> dict:
     """Record the next pilot round of ``study`` after its latest pilot failed the gate;
     returns the new ``staging.pilot_rounds`` row. Raises :class:`RepilotError` when not
     allowed (see :func:`raterlab.design.rounds.next_pilot_round`)."""
-    gate = _rows(con, "staging.pilot_gate", study.name)
+    gate = read_table(con, "staging.pilot_gate", study.name)
     if gate is None or gate.empty:
         raise RepilotError(f"no pilot gate evaluated yet for {study.name}; ingest the pilot first")
-    rounds = _rows(con, "staging.pilot_rounds", study.name)
+    rounds = read_table(con, "staging.pilot_rounds", study.name)
     rounds = pd.DataFrame(columns=list(PILOT_ROUND_COLUMNS)) if rounds is None else rounds
     judged = gate.iloc[0].to_dict()
     row = next_pilot_round(study, rounds, judged, guide_sha256(study), datetime.now(UTC))
