@@ -69,7 +69,8 @@ ITEMS = (
     Column(
         "n_assigned",
         "INTEGER",
-        "Copy-0 `item` rows assigned for the item (pilot, main and third-annotator rounds).",
+        "Copy-0 `item` rows assigned for the item (pilot, main and third-annotator rounds; of "
+        "a repeated pilot, the latest round).",
     ),
     Column("n_raters", "INTEGER", "Distinct annotators whose rating of the item counts."),
     Column("n_fields", "INTEGER", "Rating fields of the item's task."),
