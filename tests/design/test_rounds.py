@@ -126,3 +126,17 @@ def test_pilot_again_command(cab, tmp_path, monkeypatch, capsys) -> None:
     assert rounds["round"].tolist() == ["pilot-2"]
     assert main(["pilot", "status", "correctness_ab"]) == 0
     assert "no pilot gate attempt yet" in capsys.readouterr().out
+
+
+def test_an_older_warehouse_gains_the_gate_round_column() -> None:
+    """``staging.pilot_gate`` written before it had ``round`` takes the new rows."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("CREATE SCHEMA staging")
+    old = pd.DataFrame([{"passed": False, "message": "held back"}])
+    warehouse.replace_study_rows(con, "staging.pilot_gate", "s", old)
+    warehouse.replace_study_rows(con, "staging.pilot_gate", "s", old.assign(round="pilot"))
+    assert con.execute("SELECT study, passed, round FROM staging.pilot_gate").fetchall() == [
+        ("s", False, "pilot")
+    ]
