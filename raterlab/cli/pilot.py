@@ -61,6 +61,14 @@ def run(args: argparse.Namespace) -> int:
     if gates is None or gates.empty:
         print(f"{study.name}: no pilot gate attempt yet")
         return 0
-    columns = [*SHOWN, "kappa_linear", "kappa_quadratic", "study_version", "evaluated_at"]
-    print(gates[columns].round(3).to_string(index=False))
+    numbers = [*SHOWN, "kappa_linear", "kappa_quadratic"]
+    shown = (
+        gates[numbers]
+        .round(3)
+        .assign(
+            study_version=gates["study_version"],
+            evaluated_at=gates["evaluated_at"].astype(str).str[:19],
+        )
+    )
+    print(shown.to_string(index=False))
     return 0
