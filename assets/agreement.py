@@ -46,7 +46,8 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
         pd.DataFrame([{"passed": gate.passed, "message": gate.message, "round": gate.round}]),
     )
     history = gate_history(_optional_frame(raterlab, "gold.pilot_gates", study.name), gate.table)
-    _write(raterlab, "gold.pilot_gates", study.name, history)
+    if len(gate.table):
+        _write(raterlab, "gold.pilot_gates", study.name, history)
     matrices_table = pilot_matrices(study, rows)
     _write(raterlab, "gold.pilot_matrices", study.name, matrices_table)
     if len(matrices_table):

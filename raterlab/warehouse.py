@@ -37,7 +37,7 @@ def _jsonable(frame: pd.DataFrame) -> pd.DataFrame:
     """Dict and list cells as JSON text, so DuckDB stores them as one column of type JSON."""
     out = frame.copy()
     for column in out.columns:
-        if out[column].map(lambda v: isinstance(v, dict | list)).any():
+        if any(isinstance(v, dict | list) for v in out[column]):
             out[column] = out[column].map(
                 lambda v: None if v is None else json.dumps(v, ensure_ascii=False)
             )

@@ -140,3 +140,15 @@ def test_an_older_warehouse_gains_the_gate_round_column() -> None:
     assert con.execute("SELECT study, passed, round FROM staging.pilot_gate").fetchall() == [
         ("s", False, "pilot")
     ]
+
+
+def test_an_empty_frame_replaces_a_studys_rows_of_a_typed_table() -> None:
+    """A study without pilot rounds empties its rows of a table other studies filled."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("CREATE SCHEMA gold")
+    full = pd.DataFrame({"round": ["pilot"], "count": [2]}).astype({"round": "string"})
+    warehouse.replace_study_rows(con, "gold.pilot_matrices", "a", full)
+    warehouse.replace_study_rows(con, "gold.pilot_matrices", "b", full.iloc[:0])
+    assert con.execute("SELECT study FROM gold.pilot_matrices").fetchall() == [("a",)]
