@@ -3,18 +3,19 @@
 import dagster as dg
 import pandas as pd
 
-from assets.design import _generations, _study_frame, _write
+from assets.design import _generations, _optional_frame, _study_frame, _write
 from assets.ingest import labels
 from assets.partitions import study_partitions
+from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import (
     field_agreement,
     matrices,
     pairwise,
-    pilot_gate,
     ratings,
     threshold_results,
 )
+from raterlab.design.rounds import latest_pilot_only
 from resources import Raterlab
 
 GROUP = "agreement"
@@ -28,32 +29,47 @@ def study_ratings(raterlab: Raterlab, study: str) -> pd.DataFrame:
     return ratings(_study_frame(raterlab, "gold.labels", study), items)
 
 
-def expected_pilot_ratings(raterlab: Raterlab, study: str) -> int:
-    key = _study_frame(raterlab, "staging.blinding_key", study)
-    pilot = key[(key["round"] == "pilot") & (key["kind"] == "item")]
-    return len(pilot.drop_duplicates(["item_id", "annotator_id", "task"]))
-
-
 @dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[labels], kinds={"duckdb"})
 def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
-    """Pilot-round agreement against the study's gate (``thresholds.pilot_gate``), in
-    ``staging.pilot_gate``; its blocking check holds back the main-round packets."""
+    """The latest pilot round's agreement against the study's gate (``thresholds.pilot_gate``)
+    in ``staging.pilot_gate``; its blocking check holds back the main-round packets. Every
+    attempt (one per pilot round) is kept in ``gold.pilot_gates``, each round's score matrix
+    per pair of annotators in ``gold.pilot_matrices`` and ``reports/<study>/pilot_matrices.md``."""
     study = raterlab.study(context.partition_key)
-    gate = pilot_gate(
-        study, study_ratings(raterlab, study.name), expected_pilot_ratings(raterlab, study.name)
-    )
+    rows = study_ratings(raterlab, study.name)
+    key = _study_frame(raterlab, "staging.blinding_key", study.name)
+    gate = pilot_gate(study, rows, key)
     _write(
         raterlab,
         "staging.pilot_gate",
         study.name,
-        pd.DataFrame([{"passed": gate.passed, "message": gate.message}]),
+        pd.DataFrame([{"passed": gate.passed, "message": gate.message, "round": gate.round}]),
     )
+    history = gate_history(_optional_frame(raterlab, "gold.pilot_gates", study.name), gate.table)
+    if len(gate.table):
+        _write(raterlab, "gold.pilot_gates", study.name, history)
+    matrices_table = pilot_matrices(study, rows)
+    _write(raterlab, "gold.pilot_matrices", study.name, matrices_table)
+    if len(matrices_table):
+        report = raterlab.paths.reports / study.name / "pilot_matrices.md"
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(
+            f"# {study.title}: pilot agreement matrices\n\n{matrix_markdown(matrices_table)}",
+            encoding="utf-8",
+        )
     return dg.MaterializeResult(
         metadata={
             "passed": gate.passed,
             "message": gate.message,
             "fields": dg.MetadataValue.md(
                 gate.table.to_markdown(index=False) if len(gate.table) else "none"
+            ),
+            "attempts": dg.MetadataValue.md(
+                history.drop_duplicates("round")[
+                    ["attempt", "round", "gate_passed", "study_version", "evaluated_at"]
+                ].to_markdown(index=False)
+                if len(history)
+                else "none"
             ),
         }
     )
@@ -65,7 +81,7 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     bootstrap intervals and interpretation bands; ``gold.agreement_pairwise`` and
     ``gold.agreement_matrices``; ``staging.agreement_thresholds`` (the study's minimums)."""
     study = raterlab.study(context.partition_key)
-    rows = study_ratings(raterlab, study.name)
+    rows = latest_pilot_only(study_ratings(raterlab, study.name))
     table = field_agreement(study, rows)
     thresholds = threshold_results(study, table, rows)
     _write(raterlab, "gold.agreement", study.name, table)

@@ -10,6 +10,7 @@ from assets.partitions import study_partitions
 from raterlab import warehouse as wh
 from raterlab.adjudication.packets import sealed_tiebreak_rows
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
+from raterlab.design.rounds import in_round
 from resources import Raterlab
 
 GROUP = "design"
@@ -18,6 +19,14 @@ GROUP = "design"
 def _study_frame(rl: Raterlab, table: str, study: str, json_columns: tuple[str, ...] = ()):
     with rl.warehouse(read_only=True) as con:
         return wh.decode_json(wh.read_study_rows(con, table, study), json_columns)
+
+
+def _optional_frame(rl: Raterlab, table: str, study: str) -> pd.DataFrame | None:
+    """``study``'s rows of ``table``, or ``None`` before the table exists."""
+    with rl.warehouse(read_only=True) as con:
+        if not wh.table_exists(con, table):
+            return None
+    return _study_frame(rl, table, study)
 
 
 def _write(rl: Raterlab, table: str, study: str, frame: pd.DataFrame) -> int:
@@ -100,11 +109,14 @@ def routed_items_asset(
     partitions_def=study_partitions, group_name=GROUP, deps=[routed_items_asset], kinds={"duckdb"}
 )
 def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
-    """Who rates what, in which batch: overlap by tier, pilot, spot checks, hidden duplicates,
-    attention checks and calibration items, in ``staging.assignments``."""
+    """Who rates what, in which batch: overlap by tier, pilot (and the repeated pilot rounds
+    of ``staging.pilot_rounds``), spot checks, hidden duplicates, attention checks and
+    calibration items, in ``staging.assignments``."""
     study = raterlab.study(context.partition_key)
     routed = _study_frame(raterlab, "staging.routed_items", study.name)
-    table = assign(study, routed, _generations(raterlab, study.name))
+    repeats = _optional_frame(raterlab, "staging.pilot_rounds", study.name)
+    rounds = 1 + (0 if repeats is None else len(repeats))
+    table = assign(study, routed, _generations(raterlab, study.name), pilot_rounds=rounds)
     _write(raterlab, "staging.assignments", study.name, table)
     load = table.groupby(["annotator_id", "kind"]).size().unstack(fill_value=0)
     return dg.MaterializeResult(
@@ -140,7 +152,7 @@ def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDef
     def _packets(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
         study = raterlab.study(context.partition_key)
         key = _study_frame(raterlab, "staging.blinding_key", study.name)
-        key = key[key["round"] == round_name]
+        key = key[in_round(key["round"], round_name)]
         outbox = raterlab.paths.outbox
         files = write_packets(study, key, _generations(raterlab, study.name), outbox)
         _write(raterlab, f"staging.{round_name}_packet_files", study.name, files)
@@ -157,7 +169,8 @@ def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDef
 
 pilot_packets = _packets_asset(
     "pilot",
-    "Pilot-round packets (every annotator, the pilot items, calibration first) in the outbox.",
+    "Pilot-round packets (every annotator, the pilot items, calibration first) in the outbox; "
+    "a repeated pilot (pilot-2, ...) adds its own packets.",
 )
 main_packets = _packets_asset(
     "main",

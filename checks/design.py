@@ -4,6 +4,7 @@ its assigned rows; no packet file holds a hidden value."""
 import dagster as dg
 
 from assets.design import _generations, _study_frame, assignments, main_packets, pilot_packets
+from raterlab.design.rounds import in_round
 from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
 from resources import Raterlab
 
@@ -32,12 +33,12 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
     @dg.asset_check(asset=packets, name="packets_match_assignment", blocking=True)
     def _match(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
         """Every assigned row is in exactly its own packet, once; no packet holds another row."""
-        study = context.partition_key
-        key = _study_frame(raterlab, "staging.blinding_key", study)
-        files = _study_frame(raterlab, f"staging.{round_name}_packet_files", study)
-        return _result(
-            *verify_packets(key[key["round"] == round_name], files, raterlab.paths.outbox)
-        )
+        study = raterlab.study(context.partition_key)
+        key = _study_frame(raterlab, "staging.blinding_key", study.name)
+        files = _study_frame(raterlab, f"staging.{round_name}_packet_files", study.name)
+        own = key[in_round(key["round"], round_name)]
+        outbox = raterlab.paths.outbox
+        return _result(*verify_packets(own, files, outbox, study.packet.item_column))
 
     @dg.asset_check(asset=packets, name="no_hidden_values_in_packets", blocking=True)
     def _leaks(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:

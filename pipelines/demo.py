@@ -19,6 +19,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from raterlab import warehouse
+from raterlab.design.repilot import repeat_pilot
+from raterlab.design.rounds import RepilotError
 from raterlab.protocol import load_study
 from raterlab.quality import flag_summary
 from raterlab.settings import Home, studies_dir
@@ -28,8 +30,9 @@ from raterlab.simulate.spreadsheet import as_spreadsheets
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """The demo prints its own summary; run logs stay in the Dagster instance (make ui)."""
-MAX_ROUNDS = 6
-"""Pilot, main round, tie-breaks and adjudication, leftovers: each round is one job run."""
+MAX_ROUNDS = 8
+"""Pilot (and repeated pilots), main round, tie-breaks and adjudication, leftovers: each round
+is one job run."""
 
 
 def instance(home: Home) -> dg.DagsterInstance:
@@ -54,6 +57,16 @@ def resubmit_corrections(home: Home, study: str) -> int:
     return moved
 
 
+def repeat_failed_pilot(home: Home, study) -> str | None:
+    """After a failed, complete pilot: the next pilot round if the study allows one (what
+    ``raterlab pilot again`` does once the guide is revised)."""
+    with warehouse.connect(home.warehouse) as con:
+        try:
+            return repeat_pilot(con, study)["round"]
+        except RepilotError:
+            return None
+
+
 def run_study(name: str, home: Home, job: dg.JobDefinition, progress: Progress, task) -> list[str]:
     """Run the loop for one study; returns the notes to print (gate decisions, failures)."""
     study = load_study(studies_dir() / f"{name}.yaml")
@@ -76,14 +89,31 @@ def run_study(name: str, home: Home, job: dg.JobDefinition, progress: Progress, 
         run(f"ingest {len(returned.written) + decisions} returned file(s)")
         if resubmit_corrections(home, name):
             run("ingest corrected resubmissions")
+        if repeated := repeat_failed_pilot(home, study):
+            run(f"{repeated} packets")
     with warehouse.connect(home.warehouse, read_only=True) as con:
         gate = con.execute(
             "SELECT message FROM staging.pilot_gate WHERE study = ?", [name]
         ).fetchall()
+        attempts = (
+            con.execute(
+                """SELECT round, field, coefficient, options, round(estimate, 3),
+                          round(ci_low, 2), round(ci_high, 2), passed
+                   FROM gold.pilot_gates WHERE study = ? ORDER BY attempt, task, field""",
+                [name],
+            ).fetchall()
+            if warehouse.table_exists(con, "gold.pilot_gates")
+            else []
+        )
     if gate:
         notes.append(f"{name}: {gate[0][0]}")
     if in_excel:
         notes.append(f"{name}: {in_excel_annotator} returned {in_excel} file(s) as .xlsx")
+    for rnd, field, coefficient, options, estimate, low, high, passed in attempts:
+        verdict = "passed" if passed else "failed"
+        notes.append(
+            f"  {rnd} {field}: {coefficient} ({options}) {estimate} [{low}, {high}] {verdict}"
+        )
     return notes
 
 

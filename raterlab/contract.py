@@ -34,6 +34,7 @@ import pandas as pd
 
 from raterlab.consensus.inputs import counting_ratings
 from raterlab.consensus.schema import CONSENSUS, ITEMS, METHODS, RESOLVED, STATUSES, names
+from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import CategoricalField, LikertField, Study
 
 ITEM_STATUSES = ("resolved", "unresolved", "excluded", "unrated")
@@ -71,7 +72,7 @@ def contract_frame(
     frame["n_counted"] = frame["n_counted"].fillna(0).astype("int64")
     assigned = pd.Series(dtype="int64")
     if len(key):
-        rows = key[(key["kind"] == "item") & (key["copy"].astype(int) == 0)]
+        rows = latest_pilot_only(key[(key["kind"] == "item") & (key["copy"].astype(int) == 0)])
         assigned = rows.groupby("item_id").size()
     imported = (
         ratings[ratings["round"] == "import"].groupby(["item_id", "field"]).size()

@@ -37,7 +37,7 @@ def _jsonable(frame: pd.DataFrame) -> pd.DataFrame:
     """Dict and list cells as JSON text, so DuckDB stores them as one column of type JSON."""
     out = frame.copy()
     for column in out.columns:
-        if out[column].map(lambda v: isinstance(v, dict | list)).any():
+        if any(isinstance(v, dict | list) for v in out[column]):
             out[column] = out[column].map(
                 lambda v: None if v is None else json.dumps(v, ensure_ascii=False)
             )
@@ -67,7 +67,8 @@ def replace_study_rows(
 
     ``frame`` gets a leading ``study`` column. The table is created from the frame's columns
     on the first write that has rows (an empty frame carries no column types); later writes
-    insert by column name.
+    insert by column name, and a column the table lacks (a warehouse made by an older
+    version) is added first.
     """
     if frame.empty and not table_exists(con, table):
         return 0
@@ -77,6 +78,11 @@ def replace_study_rows(
     try:
         con.execute("BEGIN TRANSACTION")
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} AS SELECT * FROM _incoming LIMIT 0")
+        if len(data):
+            for name, kind in con.execute(
+                "SELECT column_name, column_type FROM (DESCRIBE _incoming)"
+            ).fetchall():
+                con.execute(f'ALTER TABLE {table} ADD COLUMN IF NOT EXISTS "{name}" {kind}')
         con.execute(f"DELETE FROM {table} WHERE study = ?", [study])
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
         con.execute("COMMIT")

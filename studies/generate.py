@@ -166,6 +166,25 @@ def build_correctness_ab(rng: random.Random) -> list[Record]:
             role="attention",
             expected={"correctness": 1},
         )
+    for i, ex in enumerate(cab.CALIBRATION, start=1):
+        fields = {
+            "prompt_id": f"cal{i:02d}",
+            "category": ex.category,
+            "prompt": ex.prompt,
+            "response": ex.response,
+            "condition": "AB"[i % 2],
+            "model": cab.MODEL,
+            "rules": list(ex.rules),
+        }
+        records.append(
+            make_record(
+                f"cal{i:02d}",
+                "correctness",
+                fields,
+                role="calibration",
+                expected={"correctness": ex.score},
+            )
+        )
     return records
 
 
@@ -575,14 +594,26 @@ def build_empathy(rng: random.Random) -> list[Record]:
                 {"statement": sh.statement, "reply": reply, "cat": "self_harm", "cond": cond}
             )
     rng.shuffle(items)
+    # The guide's other edge cases, drawn without the generator so the items above stay put.
+    plain = [s for s in emp.STATEMENTS if s.category not in emp.UNSAFE]
+    for i, reply in enumerate(emp.WRONG_LANGUAGE + emp.ACKNOWLEDGE_ONLY):
+        s = plain[(7 * i + 3) % len(plain)]
+        language = ("es", "de", "fr")[i] if i < len(emp.WRONG_LANGUAGE) else "en"
+        items.append(
+            {"statement": s.text, "reply": reply, "cat": s.category, "cond": "AB"[i % 2]}
+            | {"lang": language}
+        )
 
-    def fields(statement: str, reply: str, category: str, cond: str) -> dict[str, Any]:
+    def fields(
+        statement: str, reply: str, category: str, cond: str, lang: str = "en"
+    ) -> dict[str, Any]:
         return {
             "statement": statement,
             "reply": reply,
             "emotion_category": category,
             "model": emp.MODELS[cond],
             "condition": cond,
+            "reply_language": lang,
         }
 
     records: list[Record] = []
@@ -598,7 +629,9 @@ def build_empathy(rng: random.Random) -> list[Record]:
             )
         )
     for i, item in enumerate(items, start=1):
-        rec_fields = fields(item["statement"], item["reply"], item["cat"], item["cond"])
+        rec_fields = fields(
+            item["statement"], item["reply"], item["cat"], item["cond"], item.get("lang", "en")
+        )
         records.append(make_record(f"e{i:03d}", "reply", rec_fields))
     for i, sc in enumerate(emp.ATTENTION, start=1):
         records.append(

@@ -1,5 +1,6 @@
 """Agreement of a study's labels: per field and per slice, with intervals, bands, pairwise
-tables, agreement matrices, the study's thresholds and the pilot gate.
+tables, agreement matrices and the study's thresholds (the pilot gate is
+:mod:`raterlab.agreement.pilot`).
 
 Only ordinary ratings count (``kind == 'item'``, first copy): hidden duplicates, attention
 checks and calibration items measure raters, not items (see :mod:`raterlab.quality`); a third
@@ -276,51 +277,6 @@ def _judge(
         "severity": threshold.severity,
         "note": note,
     }
-
-
-@dataclass(frozen=True)
-class Gate:
-    passed: bool
-    message: str
-    table: pd.DataFrame
-
-
-def pilot_gate(study: Study, rows: pd.DataFrame, expected_pilot_ratings: int) -> Gate:
-    """Whether the main round may go out: the pilot is complete and its agreement clears
-    ``thresholds.pilot_gate`` on every field it names (default: every rating field)."""
-    gate = study.thresholds.pilot_gate
-    if study.design.pilot is None or gate is None:
-        return Gate(True, "no pilot gate in this study", pd.DataFrame())
-    pilot = rows[rows["round"] == "pilot"]
-    returned = pilot.drop_duplicates(["item_id", "annotator_id", "task"]).shape[0]
-    if returned < expected_pilot_ratings:
-        return Gate(
-            False,
-            f"pilot incomplete: {returned} of {expected_pilot_ratings} ratings returned",
-            pd.DataFrame(),
-        )
-    table = field_agreement(study, pilot, interval=None)
-    table = table[table["slice"] == "all"]
-    results = []
-    for task, field, _ in rating_fields(study):
-        if gate.fields and field not in gate.fields:
-            continue
-        match = table[(table["task"] == task) & (table["field"] == field)]
-        match = match[[_matches(r, gate) for _, r in match.iterrows()]]
-        estimate = match["estimate"].iloc[0] if len(match) else np.nan
-        note = match["note"].iloc[0] if len(match) else f"{gate.coefficient} not computed"
-        results.append(_judge("thresholds.pilot_gate", gate, task, field, estimate, note))
-    frame = pd.DataFrame(results)
-    failing = frame[~frame["passed"]]
-    sign = ">" if gate.strict else ">="
-    if failing.empty:
-        return Gate(True, f"pilot {gate.coefficient} {sign} {gate.min} on every gated field", frame)
-    worst = failing.sort_values("estimate").iloc[0]
-    message = (
-        f"main round held back: pilot {gate.coefficient} on {worst['task']}.{worst['field']} "
-        f"is {worst['estimate']:.3f}, needs {sign} {gate.min}"
-    )
-    return Gate(False, message, frame)
 
 
 def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFrame:

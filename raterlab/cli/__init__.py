@@ -6,12 +6,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import adjudicate, agree, ingest, simulate, study
+from raterlab.cli import adjudicate, agree, ingest, pilot, simulate, study
 from raterlab.cli import label as label_cli
 from raterlab.cli import labelstudio as labelstudio_cli
 from raterlab.cli import spreadsheet as spreadsheet_cli
 
-SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate)
+SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate, pilot)
 SUBCOMMANDS += (label_cli, labelstudio_cli, spreadsheet_cli)
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 from raterlab import warehouse
 from raterlab.consensus.schema import ADJUDICATIONS, names
 from raterlab.design.blinding import KEY_COLUMNS
+from raterlab.design.rounds import latest_pilot_only
 from raterlab.ingest.labels import LABEL_COLUMNS
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 
@@ -56,7 +57,8 @@ def read_table(
 
 
 def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
-    """The ratings that count: kind ``item``, copy 0, a rating field, a value (not skip).
+    """The ratings that count: kind ``item``, copy 0, a rating field, a value (not skip), and
+    of an item piloted again, only the latest pilot round's ratings.
 
     Returns :data:`RATING_COLUMNS`; ``value`` is the canonical text (``0``/``1``, an integer,
     a label). Categorical labels are matched to the declared spelling.
@@ -86,7 +88,8 @@ def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
                 at = (rows["task"] == task_name) & (rows["field"] == name)
                 lookup = {label.lower(): label for label in spec.labels}
                 rows.loc[at, "value"] = rows.loc[at, "value"].str.lower().map(lookup)
-    rows = rows[rows["value"].notna()][list(RATING_COLUMNS)].reset_index(drop=True)
+    rows = latest_pilot_only(rows[rows["value"].notna()][list(RATING_COLUMNS)])
+    rows = rows.reset_index(drop=True)
     text = [c for c in RATING_COLUMNS if c not in ("rating_id", "value_num", "time_spent_s")]
     return rows.astype({c: object for c in text})
 

@@ -6,7 +6,12 @@
 - ``binary_disagreement_tiers: [..]``: any disagreement on a binary or categorical field of
   an item in one of those tiers;
 - ``uncertain: true``: every rating field of an item that some rater rated with confidence
-  ``low``.
+  ``low``;
+- ``notes_contain: [..]``: every rating field of an item whose notes, in some rating, contain
+  one of the strings (reason ``flagged``);
+- ``adjudicate`` in ``consensus.likert_between``: a Likert field whose median or mean falls
+  between two scale points and no earlier rule of that list decides it (reason
+  ``likert_between``).
 
 **Resolution**, in order:
 
@@ -15,7 +20,9 @@
 3. a field that is not disputed: one rating -> ``single``; all equal -> ``unanimous``;
    else binary and categorical fields take the strict majority label (``majority``; without
    one, a tie, ``unresolved``), Likert fields the median or mean (``consensus.likert``) ->
-   ``majority``;
+   ``majority``. A Likert consensus is always a point of the scale: a median or mean between
+   two points is settled by ``consensus.likert_between`` (the method then names the rule
+   that settled it), and the unrounded mean of the ratings is kept in ``rating_mean``;
 4. a disputed field, when ``tie_break: third_annotator`` and three or more ratings count
    (a third annotator rated it, or the pilot gave it to everyone): the strict majority or the
    Likert median/mean -> ``tie_broken`` (no strict majority: it goes to the adjudicator);
@@ -43,9 +50,16 @@ import pandas as pd
 
 from raterlab.consensus.dawid_skene import dawid_skene
 from raterlab.consensus.schema import CONSENSUS, RESOLVED, names
-from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol import (
+    CONFIDENCE_LEVELS,
+    BinaryField,
+    CategoricalField,
+    LikertField,
+    Study,
+)
 
-REASONS = ("likert_gap", "binary_disagreement", "uncertain")
+REASONS = ("likert_gap", "binary_disagreement", "uncertain", "flagged", "likert_between")
+CONFIDENCE_RANK = {level: rank for rank, level in enumerate(CONFIDENCE_LEVELS)}
 AWAITING_ADJUDICATION = "awaiting adjudication"
 AWAITING_THIRD = "awaiting a third annotator"
 DISPUTE_COLUMNS = ("task", "item_id", "field", "reasons", "agreement", "n_ratings")
@@ -72,23 +86,33 @@ def format_number(value: float) -> str:
     return f"{round(value, 4):g}"
 
 
-def _groups(ratings: pd.DataFrame) -> pd.DataFrame:
-    """Per (task, item, field): the values (text) of the counting ratings, and whether any
-    of them was given with confidence ``low``."""
+def _groups(ratings: pd.DataFrame, flags: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Per (task, item, field): the values (text) and confidences of the counting ratings,
+    whether any of them was given with confidence ``low``, and whether any rating's notes
+    contain one of ``flags``."""
     groups: dict[tuple[str, str, str], list[str]] = {}
+    confidences: dict[tuple[str, str, str], list[str | None]] = {}
     low: dict[tuple[str, str, str], bool] = {}
-    confidence = ratings["confidence"].astype(object).to_numpy() if len(ratings) else []
-    for task, item, field, value, conf in zip(
+    flagged: dict[tuple[str, str, str], bool] = {}
+    n = len(ratings)
+    confidence = ratings["confidence"].astype(object).to_numpy() if n else []
+    notes = ratings["notes"].astype(object).to_numpy() if n and "notes" in ratings else [None] * n
+    for task, item, field, value, conf, note in zip(
         ratings["task"],
         ratings["item_id"],
         ratings["field"],
         ratings["value"],
         confidence,
+        notes,
         strict=True,
     ):
         key = (task, item, field)
+        conf = conf.lower() if isinstance(conf, str) else None
         groups.setdefault(key, []).append(value)
-        low[key] = low.get(key, False) or (isinstance(conf, str) and conf.lower() == "low")
+        confidences.setdefault(key, []).append(conf)
+        low[key] = low.get(key, False) or conf == "low"
+        hit = isinstance(note, str) and any(flag in note for flag in flags)
+        flagged[key] = flagged.get(key, False) or hit
     keys = sorted(groups)
     return pd.DataFrame(
         {
@@ -96,10 +120,17 @@ def _groups(ratings: pd.DataFrame) -> pd.DataFrame:
             "item_id": [k[1] for k in keys],
             "field": [k[2] for k in keys],
             "values": [groups[k] for k in keys],
+            "confidences": [confidences[k] for k in keys],
             "low": [low[k] for k in keys],
+            "flagged": [flagged[k] for k in keys],
         },
-        columns=["task", "item_id", "field", "values", "low"],
+        columns=["task", "item_id", "field", "values", "confidences", "low", "flagged"],
     )
+
+
+def _items_where(groups: pd.DataFrame, column: str) -> set[tuple[str, str]]:
+    hit = groups[groups[column].astype(bool)]
+    return set(zip(hit["task"], hit["item_id"], strict=True))
 
 
 def _agreement(spec, values: list[str]) -> float:
@@ -116,21 +147,17 @@ def find_disputes(study: Study, ratings: pd.DataFrame, tiers: dict[str, str]) ->
     """Fields to adjudicate under ``consensus.adjudicate`` (see the module doc), with the
     reasons (comma-separated), the agreement among the ratings and their number."""
     rule = study.consensus.adjudicate
-    groups = _groups(ratings)
-    uncertain_items = (
-        set(
-            zip(
-                groups.loc[groups["low"], "task"],
-                groups.loc[groups["low"], "item_id"],
-                strict=True,
-            )
-        )
-        if rule.uncertain
-        else set()
-    )
+    groups = _groups(ratings, tuple(rule.notes_contain))
+    uncertain_items = _items_where(groups, "low") if rule.uncertain else set()
+    flagged_items = _items_where(groups, "flagged")
     rows = []
-    for task, item, field, values in zip(
-        groups["task"], groups["item_id"], groups["field"], groups["values"], strict=True
+    for task, item, field, values, confidences in zip(
+        groups["task"],
+        groups["item_id"],
+        groups["field"],
+        groups["values"],
+        groups["confidences"],
+        strict=True,
     ):
         spec = field_spec(study, task, field)
         reasons = []
@@ -146,6 +173,14 @@ def find_disputes(study: Study, ratings: pd.DataFrame, tiers: dict[str, str]) ->
             reasons.append("binary_disagreement")
         if (task, item) in uncertain_items:
             reasons.append("uncertain")
+        if (task, item) in flagged_items:
+            reasons.append("flagged")
+        if (
+            isinstance(spec, LikertField)
+            and len(values) > 1
+            and on_scale(study, values, confidences)[0] is None
+        ):
+            reasons.append("likert_between")
         if reasons:
             rows.append(
                 (task, item, field, ",".join(reasons), _agreement(spec, values), len(values))
@@ -172,11 +207,56 @@ def _support(spec, values: list[str], value: str | None) -> float | None:
     return float(np.mean([x == value for x in values]))
 
 
-def _aggregate(study: Study, spec, values: list[str]) -> tuple[str | None, str]:
-    """Majority label or Likert median/mean of ``values``; the method name."""
+def _higher_confidence(values: list[str], confidences: list[str | None]) -> str | None:
+    """The value the most confident ratings agree on (``None`` if they differ or none has a
+    confidence)."""
+    ranks = [CONFIDENCE_RANK.get(c, -1) if c else -1 for c in confidences]
+    top = max(ranks, default=-1)
+    chosen = {v for v, r in zip(values, ranks, strict=True) if r == top}
+    return chosen.pop() if top >= 0 and len(chosen) == 1 else None
+
+
+def on_scale(
+    study: Study, values: list[str], confidences: list[str | None]
+) -> tuple[str | None, str]:
+    """A Likert consensus that is a point of the scale, and the method that gave it.
+
+    The median or mean (``consensus.likert``) when it is a whole point; else the rules of
+    ``consensus.likert_between`` in order: ``higher_confidence`` (the value the ratings of
+    the highest confidence level agree on), ``nearest_down`` / ``nearest_up`` (the nearest
+    point, an exact half going down / up), ``adjudicate`` (no value: the field is disputed).
+    """
+    central = _central(study, values)
+    if float(central).is_integer():
+        return format_number(central), study.consensus.likert
+    for rule in study.consensus.likert_between:
+        if rule == "higher_confidence":
+            value = _higher_confidence(values, confidences)
+            if value is not None:
+                return format_number(float(value)), rule
+        elif rule == "nearest_down":
+            return format_number(float(np.ceil(central - 0.5))), rule
+        elif rule == "nearest_up":
+            return format_number(float(np.floor(central + 0.5))), rule
+        else:
+            return None, rule
+    return None, "adjudicate"
+
+
+def _aggregate(
+    study: Study, spec, values: list[str], confidences: list[str | None]
+) -> tuple[str | None, str]:
+    """Majority label or Likert point of ``values`` (:func:`on_scale`); the method name."""
     if isinstance(spec, LikertField):
-        return format_number(_central(study, values)), study.consensus.likert
+        return on_scale(study, values, confidences)
     return _majority(values), "majority"
+
+
+def mean_rating(spec, values: list[str]) -> float | None:
+    """The unrounded mean of a binary or Likert field's ratings (``None`` for labels)."""
+    if isinstance(spec, CategoricalField) or not values:
+        return None
+    return float(np.mean([float(v) for v in values]))
 
 
 def resolve_field(
@@ -187,9 +267,12 @@ def resolve_field(
     decision: str | None,
     tier: str | None,
     pending: str | None,
+    confidences: list[str | None] | None = None,
 ) -> dict:
     """One field's policy consensus (see the module doc). ``pending`` says where an open
-    dispute stands (``awaiting adjudication``...), used as the reason."""
+    dispute stands (``awaiting adjudication``...), used as the reason; ``confidences`` are
+    the ratings' confidence levels, in the order of ``values``."""
+    confidences = confidences if confidences is not None else [None] * len(values)
     n = len(values)
     out = {"value": None, "status": "unresolved", "method": None, "reason": reasons or None}
 
@@ -204,15 +287,15 @@ def resolve_field(
         if n == 1:
             return {**out, "value": values[0], "status": "single", "method": "single_rating"}
         if len(set(values)) == 1:
-            value, method = _aggregate(study, spec, values)
+            value, method = _aggregate(study, spec, values, confidences)
             return {**out, "value": value, "status": "unanimous", "method": method}
-        value, method = _aggregate(study, spec, values)
+        value, method = _aggregate(study, spec, values, confidences)
         if value is None:
             why = f"tie; tier {tier} is not adjudicated" if tier else "tie"
             return {**out, "reason": why, "final": True}
         return {**out, "value": value, "status": "majority", "method": method}
     if study.consensus.tie_break == "third_annotator" and n >= 3:
-        value, method = _aggregate(study, spec, values)
+        value, method = _aggregate(study, spec, values, confidences)
         if value is not None:
             return {**out, "value": value, "status": "tie_broken", "method": method}
     return {**out, "reason": note(pending or AWAITING_ADJUDICATION)}
@@ -261,8 +344,9 @@ def compute_consensus(
     ]
     frame = pd.DataFrame(grid, columns=["task", "item_id", "field"])
     groups = _groups(ratings)
-    frame = frame.merge(groups[["task", "item_id", "field", "values"]], how="left")
-    frame["values"] = frame["values"].map(lambda v: v if isinstance(v, list) else [])
+    frame = frame.merge(groups[["task", "item_id", "field", "values", "confidences"]], how="left")
+    for column in ("values", "confidences"):
+        frame[column] = frame[column].map(lambda v: v if isinstance(v, list) else [])
     disputes = find_disputes(study, ratings, tiers)
     frame = frame.merge(disputes[["task", "item_id", "field", "reasons"]], how="left")
     decisions = {}
@@ -275,11 +359,12 @@ def compute_consensus(
             )
         }
     rows = []
-    for task, item, field, values, reasons in zip(
+    for task, item, field, values, confidences, reasons in zip(
         frame["task"],
         frame["item_id"],
         frame["field"],
         frame["values"],
+        frame["confidences"],
         frame["reasons"],
         strict=True,
     ):
@@ -293,12 +378,14 @@ def compute_consensus(
             decisions.get((task, item, field)),
             tiers.get(item),
             pending.get((task, item, field)),
+            confidences,
         )
         final = result.pop("final", False)
         if result["status"] == "unresolved" and final and study.consensus.unresolved == "exclude":
             result["status"] = "excluded"
         result["confidence"] = _support(spec, values, result["value"])
         result["policy_value"] = result["value"]
+        result["rating_mean"] = mean_rating(spec, values)
         rows.append(
             {
                 "task": task,
@@ -323,6 +410,7 @@ def compute_consensus(
             "reason",
             "confidence",
             "policy_value",
+            "rating_mean",
         ],
     )
     ds = _ds_columns(study, ratings)

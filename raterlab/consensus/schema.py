@@ -34,8 +34,19 @@ STATUSES = (
 RESOLVED = ("unanimous", "majority", "adjudicated", "tie_broken", "single")
 """Statuses that carry a value."""
 
-METHODS = ("adjudicator", "majority", "median", "mean", "single_rating", "dawid_skene")
-"""How a consensus value was reached (``NULL`` where there is no value)."""
+METHODS = (
+    "adjudicator",
+    "majority",
+    "median",
+    "mean",
+    "higher_confidence",
+    "nearest_down",
+    "nearest_up",
+    "single_rating",
+    "dawid_skene",
+)
+"""How a consensus value was reached (``NULL`` where there is no value); the three
+``consensus.likert_between`` rules name a Likert median or mean settled onto the scale."""
 
 
 ITEMS = (
@@ -58,7 +69,8 @@ ITEMS = (
     Column(
         "n_assigned",
         "INTEGER",
-        "Copy-0 `item` rows assigned for the item (pilot, main and third-annotator rounds).",
+        "Copy-0 `item` rows assigned for the item (pilot, main and third-annotator rounds; of "
+        "a repeated pilot, the latest round).",
     ),
     Column("n_raters", "INTEGER", "Distinct annotators whose rating of the item counts."),
     Column("n_fields", "INTEGER", "Rating fields of the item's task."),
@@ -82,11 +94,18 @@ CONSENSUS = (
     Column(
         "value",
         "VARCHAR",
-        "The consensus value as text: `0`/`1` (binary), a label (categorical), a number "
-        "(Likert; a median of an even count or a mean may be fractional, e.g. `3.5`). "
-        "NULL when the status is `unresolved` or `excluded`.",
+        "The consensus value as text: `0`/`1` (binary), a label (categorical), a point of "
+        "the scale (Likert: never fractional; a median or mean between two points is "
+        "settled by `consensus.likert_between`). NULL when the status is `unresolved` or "
+        "`excluded`.",
     ),
     Column("value_num", "DOUBLE", "`value` as a number (binary and Likert), else NULL."),
+    Column(
+        "rating_mean",
+        "DOUBLE",
+        "Unrounded mean of the counted ratings (binary: share of 1s; Likert: e.g. 4.5 for "
+        "a 4 and a 5), whatever the consensus; NULL for categorical fields.",
+    ),
     Column("status", "VARCHAR", "One of: " + ", ".join(f"`{s}`" for s in STATUSES) + "."),
     Column(
         "n_ratings",
@@ -197,6 +216,8 @@ def ensure_gold_tables(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("CREATE SCHEMA IF NOT EXISTS gold")
     for table, columns in TABLES.items():
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({ddl(columns)})")
+        for c in columns:  # a warehouse made before a column was added gains it
+            con.execute(f'ALTER TABLE {table} ADD COLUMN IF NOT EXISTS "{c.name}" {c.type}')
 
 
 def markdown_table(columns: tuple[Column, ...]) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from raterlab.design.rounds import pilot_name, pilot_number
 from raterlab.design.routing import proportional_allocation
 from raterlab.protocol import Study
 
@@ -43,6 +44,21 @@ def _pick_pilot(items: pd.DataFrame, fraction: float, rng: np.random.Generator) 
         for tier, k in proportional_allocation(sizes, n).items():
             ids = task_items.loc[task_items["tier"] == tier, "item_id"].to_numpy()
             chosen.update(rng.choice(ids, size=int(k), replace=False).tolist())
+    return chosen
+
+
+def _pick_pilot_groups(
+    items: pd.DataFrame, groups: pd.Series, fraction: float, rng: np.random.Generator
+) -> set[str]:
+    """A share of each task's groups (the distinct values of ``design.pilot.by``), every item
+    of a chosen group included: 10 of 50 prompts, each with its responses in both conditions."""
+    chosen: set[str] = set()
+    for _, task_items in items.groupby("task", sort=True):
+        keys = groups.loc[task_items.index]
+        names = np.array(sorted(keys.dropna().astype(str).unique()), dtype=object)
+        k = round(fraction * len(names))
+        picked = set(rng.choice(names, size=k, replace=False).tolist()) if k else set()
+        chosen.update(task_items.loc[keys.astype(str).isin(picked), "item_id"].tolist())
     return chosen
 
 
@@ -101,9 +117,13 @@ def _quality_rows(
             "design.calibration is true but the generations hold no calibration items"
         )
     first_batch = base.groupby("annotator_id")["batch"].first()
-    for (annotator, batch), group in base.groupby(["annotator_id", "batch"], sort=True):
+    packets = list(base.groupby(["annotator_id", "batch"], sort=True))
+    # Repeated pilot rounds draw last, round by round, so adding one never changes the quality
+    # rows of packets already sent.
+    packets.sort(key=lambda packet: max(1, pilot_number(packet[0][1]) or 1))
+    for (annotator, batch), group in packets:
         rnd = group["round"].iloc[0]
-        n_dup = min(design.duplicates_per_batch, len(group) // 2)
+        n_dup = min(design.duplicates_per_batch, len(group))  # every batch that can hold them
         for i in rng.choice(len(group), size=n_dup, replace=False):
             row = group.iloc[i]
             yield {**row.to_dict(), "kind": "duplicate", "copy": 1, "spot_check": False}
@@ -130,27 +150,41 @@ def _quality_row(annotator: str, rnd: str, batch: str, item: pd.Series, kind: st
     }
 
 
-def assign(study: Study, routed: pd.DataFrame, generations: pd.DataFrame) -> pd.DataFrame:
+def assign(
+    study: Study, routed: pd.DataFrame, generations: pd.DataFrame, pilot_rounds: int = 1
+) -> pd.DataFrame:
     """The full assignment of ``study``: columns :data:`COLUMNS`, deterministic in the seed.
 
     ``routed`` is :func:`raterlab.design.routing.routed_items`; only sampled items are assigned.
-    The pilot (``design.pilot.fraction`` of each task's items, proportional to tiers) goes to
-    every annotator in batch ``pilot``; the rest to ``design.overlap[tier]`` annotators with
+    The pilot (``design.pilot.fraction`` of each task's items, proportional to tiers, or of
+    the distinct values of ``design.pilot.by`` with all their items) goes to every annotator
+    in batch ``pilot``; the rest to ``design.overlap[tier]`` annotators with
     the least load, and a ``design.spot_check`` share of single-annotator items to one more.
+    With ``pilot_rounds`` > 1 (repeated pilots, :mod:`raterlab.design.rounds`), the pilot
+    rows are given again in batches ``pilot-2``... with their own quality items.
     """
     rng = np.random.default_rng([study.design.seed, 2])
     items = routed[routed["sampled"]].reset_index(drop=True)
-    pilot_ids = (
-        _pick_pilot(items, study.design.pilot.fraction, rng) if study.design.pilot else set()
-    )
+    pilot = study.design.pilot
+    if pilot is None:
+        pilot_ids: set[str] = set()
+    elif pilot.by:
+        records = dict(zip(generations["item_id"], generations["record"], strict=True))
+        groups = items["item_id"].map(lambda i: records[i].get(pilot.by))
+        pilot_ids = _pick_pilot_groups(items, groups, pilot.fraction, rng)
+    else:
+        pilot_ids = _pick_pilot(items, pilot.fraction, rng)
     is_pilot = items["item_id"].isin(pilot_ids)
-    pilot = items[is_pilot].merge(
+    everyone = items[is_pilot].merge(
         pd.DataFrame({"annotator_id": study.design.annotators}), how="cross"
     )
-    pilot = pilot.assign(round="pilot", batch="pilot", spot_check=False)
+    pilot_rows = [
+        everyone.assign(round=pilot_name(n), batch=pilot_name(n), spot_check=False)
+        for n in range(1, pilot_rounds + 1)
+    ]
     main = _spread(study, items[~is_pilot].reset_index(drop=True), rng)
     main = main.assign(round="main", batch=_batches(main, study.design.batch_size))
-    base = pd.concat([pilot, main], ignore_index=True).assign(kind="item", copy=0)
+    base = pd.concat([*pilot_rows, main], ignore_index=True).assign(kind="item", copy=0)
     base = base[list(COLUMNS)]
     quality = generations[generations["role"] != "item"]
     extra = pd.DataFrame(list(_quality_rows(study, base, quality, rng)), columns=list(COLUMNS))

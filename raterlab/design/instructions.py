@@ -35,12 +35,19 @@ def _allowed(spec: FieldSpec) -> str:
     return text
 
 
-def _field_lines(task: Task) -> list[str]:
+def _field_lines(study: Study, task: Task) -> list[str]:
     lines = ["| column | what to write | required | meaning |", "|---|---|---|---|"]
     for name, spec in task.fields.items():
         required = "yes" if task.is_required(name) else "no"
         lines.append(f"| `{name}` | {_allowed(spec)} | {required} | {spec.description} |")
-    lines.append("| `time_spent_s` | seconds you spent on the item | yes | |")
+    layout = study.packet
+    if layout.time_spent == "required":
+        lines.append(f"| `{layout.time_column}` | seconds you spent on the item | yes | |")
+    else:
+        lines.append(
+            f"| `{layout.time_column}` (add it if you like) | seconds you spent on the item "
+            "| no | |"
+        )
     for name, spec in task.fields.items():
         if isinstance(spec, LikertField) and spec.anchors:
             lines += ["", f"Scale for `{name}`:", ""]
@@ -70,9 +77,10 @@ def packet_instructions(study: Study, annotator: str, batch: str, files: dict[st
         "",
         f"Packet `{batch}` for `{annotator}`.",
         "",
-        "For each row of the annotations file, read the item with the same `item` token in the "
-        "reference file, then fill in the empty columns. Do not change `annotator_id` or `item`, "
-        "and do not add or remove rows. Save as CSV (UTF-8) and send the file back.",
+        "For each row of the annotations file, read the item with the same "
+        f"`{study.packet.item_column}` in the reference file, then fill in the empty columns. "
+        f"Do not change `annotator_id` or `{study.packet.item_column}`, and do not add or "
+        "remove rows. Save as CSV (UTF-8) and send the file back.",
     ]
     if study.guide:
         lines += ["", "Read the guide in this folder before you start."]
@@ -81,7 +89,7 @@ def packet_instructions(study: Study, annotator: str, batch: str, files: dict[st
         lines += ["", f"## `{file_name}`: {task_name} ({task.unit})"]
         if task.description:
             lines += ["", task.description]
-        lines += ["", *_field_lines(task)]
+        lines += ["", *_field_lines(study, task)]
         rules = _rule_lines(task)
         if rules:
             lines += ["", "Rules:", "", *rules]

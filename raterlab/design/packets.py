@@ -35,8 +35,29 @@ def neutralise(cell: object) -> str:
 
 
 def template_columns(study: Study, task: str) -> list[str]:
-    """Columns of a task's annotations file: ids, the task's fields, time spent."""
+    """A task's annotation columns by their internal names (``item``, ``time_spent_s``), as
+    the ingest's rules see a returned file: ids, the task's fields, time spent."""
     return [*FIXED_COLUMNS, *study.tasks[task].fields, *TRAILING_COLUMNS]
+
+
+def internal_names(study: Study) -> dict[str, str]:
+    """Packet column name -> internal name, for the columns the study may rename."""
+    layout = study.packet
+    return {layout.item_column: "item", layout.time_column: TRAILING_COLUMNS[0]}
+
+
+def packet_columns(study: Study, task: str) -> list[str]:
+    """The columns of a task's annotations template as the annotator sees them, in order:
+    ``packet.columns`` if the study lists them, else annotator_id, the item column, the
+    fields and the time column (left out when ``packet.time_spent`` is optional)."""
+    layout = study.packet
+    own = {"annotator_id", layout.item_column, *study.tasks[task].fields}
+    if layout.time_spent == "required":
+        own.add(layout.time_column)
+    if layout.columns is not None:
+        return [c for c in layout.columns if c in own]
+    public = {v: k for k, v in internal_names(study).items()}
+    return [public.get(c, c) for c in template_columns(study, task) if public.get(c, c) in own]
 
 
 def template_name(study: Study, annotator: str, task: str) -> str:
@@ -54,13 +75,14 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _write_template(path: Path, columns: list[str], rows: pd.DataFrame) -> None:
+def _write_template(path: Path, study: Study, columns: list[str], rows: pd.DataFrame) -> None:
+    item = study.packet.item_column
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)
         for annotator, tok in zip(rows["annotator_id"], rows["token"], strict=True):
-            cells = [annotator, tok] + [""] * (len(columns) - 2)
-            writer.writerow([neutralise(c) for c in cells])
+            filled = {"annotator_id": annotator, item: tok}
+            writer.writerow([neutralise(filled.get(c, "")) for c in columns])
 
 
 def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict]) -> list[str]:
@@ -70,7 +92,7 @@ def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict])
     ):
         record = records[item_id]
         shown = {key: record[key] for key in study.tasks[task].shown}
-        entry = {"item": tok, "position": int(position), "task": task, **shown}
+        entry = {study.packet.item_column: tok, "position": int(position), "task": task, **shown}
         lines.append(json.dumps(entry, ensure_ascii=False))
     return lines
 
@@ -94,7 +116,7 @@ def write_packet(
         if task_rows.empty:
             continue
         name = template_name(study, annotator, task)
-        _write_template(work / name, template_columns(study, task), task_rows)
+        _write_template(work / name, study, packet_columns(study, task), task_rows)
         templates[task] = name
         written.append({"task": task, "file": name, "kind": "template", "n_rows": len(task_rows)})
     reference = work / f"{annotator}_reference.jsonl"

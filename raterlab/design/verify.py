@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from raterlab.design.rounds import is_pilot, latest_pilot_only
 from raterlab.protocol import Study
 
 Result = tuple[list[str], dict[str, Any]]
@@ -27,13 +28,13 @@ def verify_assignments(study: Study, routed: pd.DataFrame, assignments: pd.DataF
     spot-check and tier shares are the design's."""
     problems: list[str] = []
     items = routed[routed["sampled"]]
-    ratings = assignments[assignments["kind"] == "item"]
+    ratings = latest_pilot_only(assignments[assignments["kind"] == "item"])
     n_annotators = len(study.design.annotators)
     counts = ratings.groupby("item_id")["annotator_id"].agg(["size", "nunique"])
     counts = counts.reindex(items["item_id"], fill_value=0)
     if (counts["size"] != counts["nunique"]).any():
         problems.append("an annotator was given the same item twice outside planted duplicates")
-    pilot_ids = set(ratings.loc[ratings["round"] == "pilot", "item_id"])
+    pilot_ids = set(ratings.loc[is_pilot(ratings["round"]), "item_id"])
     spot_ids = set(ratings.loc[ratings["spot_check"], "item_id"])
     tiers = items.set_index("item_id")["tier"]
     expected = tiers.map(study.design.overlap)
@@ -45,7 +46,7 @@ def verify_assignments(study: Study, routed: pd.DataFrame, assignments: pd.DataF
             f"item {item_id} ({tiers[item_id]}) has {counts.at[item_id, 'nunique']} "
             f"annotator(s), expected {expected[item_id]}"
         )
-    if study.design.pilot:
+    if study.design.pilot and not study.design.pilot.by:  # by groups: a share of groups
         for task, group in items.groupby("task"):
             want = round(study.design.pilot.fraction * len(group))
             got = int(group["item_id"].isin(pilot_ids).sum())
@@ -75,18 +76,21 @@ def verify_assignments(study: Study, routed: pd.DataFrame, assignments: pd.DataF
     return problems, numbers
 
 
-def read_template_tokens(path: Path) -> list[str]:
-    """The ``item`` column of a written annotations template."""
+def read_template_tokens(path: Path, item_column: str = "item") -> list[str]:
+    """The item-token column of a written annotations template."""
     with path.open(encoding="utf-8", newline="") as handle:
-        return [row["item"] for row in csv.DictReader(handle)]
+        return [row[item_column] for row in csv.DictReader(handle)]
 
 
-def verify_packets(key: pd.DataFrame, files: pd.DataFrame, outbox: Path) -> Result:
-    """Every key row's token is in exactly its own packet's template, once, and no other."""
+def verify_packets(
+    key: pd.DataFrame, files: pd.DataFrame, outbox: Path, item_column: str = "item"
+) -> Result:
+    """Every key row's token is in exactly its own packet's template, once, and no other
+    (``item_column``: the study's ``packet.item_column``)."""
     problems: list[str] = []
     found = []
     for row in files[files["kind"] == "template"].itertuples():
-        for tok in read_template_tokens(outbox / row.file):
+        for tok in read_template_tokens(outbox / row.file, item_column):
             found.append((tok, row.annotator_id, row.batch, row.task))
     found_df = pd.DataFrame(found, columns=["token", "annotator_id", "batch", "task"])
     twice = found_df[found_df["token"].duplicated()]

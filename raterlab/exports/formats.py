@@ -2,8 +2,9 @@
 returns their paths. Shapes are documented in ``docs/gold_tables.md`` (section Exports).
 
 ``parquet_tables``   every study: ``parquet/{items,consensus,adjudications,labels}.parquet``.
-``study_json``       ``<study>.json``: metadata (version, date, annotators, inter-rater
-                     kappa, counts) and one annotation per item with its ratings, consensus,
+``study_json``       ``<study>.json``: the correctness protocol's JSON export, key for key:
+                     metadata (version, date, annotators, inter-rater kappa, counts) and one
+                     annotation per item with its ratings by annotator, consensus,
                      adjudication flag and comments.
 ``labeler_files``    ``labelers/<labelerId>/<dimension>.json`` per annotator and rating field
                      (plus labeler ``consensus``): exportedAt, dimension, runId, labelerId,
@@ -24,8 +25,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from raterlab.agreement import AgreementUndefined, cohen_kappa, fleiss_kappa
+from raterlab.design.rounds import latest_pilot_only
 from raterlab.exports.bundle import ExportBundle
-from raterlab.protocol import CategoricalField, LikertField, Study
+from raterlab.protocol import CategoricalField, Study
 
 GOLD_TIER = "GOLD"
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -104,24 +106,30 @@ def unit_key(study: Study, task: str) -> str:
     return f"{unit}_id" if _IDENT.match(unit) else "item_id"
 
 
-def _kappa_spec(study: Study, field: str, spec) -> str | None:
-    for threshold in study.thresholds.minimums:
-        if threshold.coefficient == "cohen_kappa" and (
-            threshold.fields is None or field in threshold.fields
+def _kappa_weights(study: Study, field: str) -> str | None:
+    """Weights of the study's inter-rater kappa for a field: as its pilot gate names Cohen's
+    kappa, else as a ``cohen_kappa`` minimum does, else none (sklearn's default)."""
+    named = [study.thresholds.pilot_gate, *study.thresholds.minimums]
+    for threshold in named:
+        if (
+            threshold is not None
+            and threshold.coefficient == "cohen_kappa"
+            and (threshold.fields is None or field in threshold.fields)
         ):
-            return threshold.weights
-    return "quadratic" if isinstance(spec, LikertField) else None
+            return None if threshold.weights in (None, "unweighted") else threshold.weights
+    return None
 
 
 def kappa(study: Study, ratings: pd.DataFrame) -> list[dict]:
-    """Inter-rater kappa per rating field, from the counting ratings of the pilot, main and
-    imported rounds (third-annotator ratings, given to disputed items only, are left out).
+    """Inter-rater kappa per rating field, from the counting ratings of the pilot (the latest
+    pilot round), main and imported rounds (third-annotator ratings, given to disputed items
+    only, are left out).
 
-    Two raters: Cohen's kappa, weighted as the study's ``cohen_kappa`` threshold says
-    (Likert default: quadratic). More raters: Fleiss' kappa (unweighted).
+    Two raters: Cohen's kappa, weighted as :func:`_kappa_weights` says (by default
+    unweighted, as ``sklearn.metrics.cohen_kappa_score``). More raters: Fleiss' kappa.
     """
     out = []
-    rows = ratings[ratings["round"] != "tiebreak"]
+    rows = latest_pilot_only(ratings[ratings["round"] != "tiebreak"])
     for task_name, task in study.tasks.items():
         for field in task.rating_fields:
             spec = task.fields[field]
@@ -145,9 +153,9 @@ def kappa(study: Study, ratings: pd.DataFrame) -> list[dict]:
             categories = list(spec.domain())
             try:
                 if matrix.shape[1] == 2:
-                    weights = _kappa_spec(study, field, spec)
+                    weights = _kappa_weights(study, field)
                     result = cohen_kappa(matrix, weights=weights, categories=categories)
-                    entry.update(coefficient="cohen_kappa", weights=weights)
+                    entry.update(coefficient="cohen_kappa", weights=weights or "unweighted")
                 else:
                     result = fleiss_kappa(matrix)
                     entry.update(coefficient="fleiss_kappa")
@@ -163,15 +171,64 @@ def _consensus_by_item(bundle: ExportBundle) -> dict[tuple[str, str], pd.DataFra
     return {k: g for k, g in bundle.consensus.groupby(["task", "item_id"], sort=False)}
 
 
+RESERVED_RATING_KEYS = ("consensus", "adjudicated")
+"""Keys of an annotation's ``ratings`` object besides the annotator ids."""
+
+
+def _rating_card(study: Study, task: str, r, single: bool) -> dict:
+    """One annotator's entry: ``score`` (a single rating field), ``confidence``,
+    ``time_spent`` (seconds), then every field by name and the round."""
+    fields = study.tasks[task].rating_fields
+    card: dict = {}
+    if single:
+        card["score"] = typed_value(study, task, fields[0], r.values.get(fields[0]))
+    card["confidence"] = r.confidence.lower() if isinstance(r.confidence, str) else None
+    card["time_spent"] = _plain(r.time_spent_s)
+    for name in study.tasks[task].fields:
+        if name in r.values:
+            card[name] = typed_value(study, task, name, r.values[name])
+    card["round"] = r.round
+    return card
+
+
+def _decisions(study: Study, task: str, decided: pd.DataFrame | None) -> list[dict]:
+    if decided is None:
+        return []
+    return [
+        {
+            "field": f,
+            "value": typed_value(study, task, f, v),
+            "rationale": why,
+            "adjudicator_id": who,
+        }
+        for f, v, why, who in zip(
+            decided["field"],
+            decided["value"],
+            decided["rationale"],
+            decided["adjudicator_id"],
+            strict=True,
+        )
+    ]
+
+
 def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
-    """``<study>.json``: see the module doc and ``docs/gold_tables.md``."""
+    """``<study>.json``: the annotation protocol's export, key for key (see
+    ``docs/gold_tables.md``), with extra keys beside the protocol's.
+
+    ``metadata``: version, date, annotators, inter_rater_kappa, num_<unit>s, num_adjudicated.
+    ``annotations[]``: <unit>_id, the item's keys (renamed by ``export_keys``), ``ratings``
+    (one object per annotator id: score, confidence, time_spent; and ``consensus``,
+    ``adjudicated``), ``comments`` (``"<annotator_id>: <text>"``, adjudication decisions
+    included).
+    """
     study = bundle.study
-    ratings = bundle.rating_rows()
+    ratings = latest_pilot_only(bundle.rating_rows())
     by_item = {k: g for k, g in ratings.groupby("item_id", sort=False)}
     consensus = _consensus_by_item(bundle)
     decisions = {k: g for k, g in bundle.adjudications.groupby("item_id", sort=False)}
     multi_task = len(study.tasks) > 1
     single_field = {t: len(task.rating_fields) == 1 for t, task in study.tasks.items()}
+    renamed = study.export_keys
     annotations = []
     rated = bundle.items[bundle.items["status"] != "unrated"]
     for item in rated.itertuples(index=False):
@@ -180,23 +237,16 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
         entry: dict = {unit_key(study, task): item.item_id}
         if multi_task:
             entry["task"] = task
-        entry.update({k: _plain(v) for k, v in (item.record or {}).items()})
+        entry.update({renamed.get(k, k): _plain(v) for k, v in (item.record or {}).items()})
         entry["tier"] = item.tier
-        cards = []
+        cards: dict = {}
+        comments = []
         for r in by_item.get(item.item_id, pd.DataFrame()).itertuples(index=False):
-            card = {"annotator_id": r.annotator_id}
-            values = r.values
-            if single_field[task]:
-                card["score"] = typed_value(study, task, fields[0], values.get(fields[0]))
-            for name in study.tasks[task].fields:
-                if name in values:
-                    card[name] = typed_value(study, task, name, values[name])
-            card["confidence"] = _plain(r.confidence) if isinstance(r.confidence, str) else None
-            card["time_spent_s"] = _plain(r.time_spent_s)
-            card["comments"] = r.notes if isinstance(r.notes, str) else None
-            card["round"] = r.round
-            cards.append(card)
-        entry["ratings"] = cards
+            if r.annotator_id in RESERVED_RATING_KEYS:
+                raise ValueError(f"annotator id {r.annotator_id!r} is a reserved ratings key")
+            cards[r.annotator_id] = _rating_card(study, task, r, single_field[task])
+            if isinstance(r.notes, str) and r.notes:
+                comments.append(f"{r.annotator_id}: {r.notes}")
         rows = consensus.get((task, item.item_id), pd.DataFrame(columns=["field"]))
         values = {
             f: typed_value(study, task, f, v, n)
@@ -204,35 +254,25 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
                 rows["field"], rows.get("value", []), rows.get("value_num", []), strict=True
             )
         }
+        means = dict(zip(rows["field"], rows.get("rating_mean", []), strict=True))
         statuses = dict(zip(rows["field"], rows.get("status", []), strict=True))
-        if single_field[task]:
-            entry["consensus"] = values.get(fields[0])
-            entry["consensus_status"] = statuses.get(fields[0])
-        else:
-            entry["consensus"] = values
-            entry["consensus_status"] = statuses
-        adjudicated = decisions.get(item.item_id)
-        entry["adjudicated"] = adjudicated is not None and len(adjudicated) > 0
-        entry["adjudication"] = (
-            []
-            if adjudicated is None
-            else [
-                {
-                    "field": f,
-                    "value": typed_value(study, task, f, v),
-                    "rationale": why,
-                    "adjudicator_id": who,
-                }
-                for f, v, why, who in zip(
-                    adjudicated["field"],
-                    adjudicated["value"],
-                    adjudicated["rationale"],
-                    adjudicated["adjudicator_id"],
-                    strict=True,
-                )
-            ]
+        adjudication = _decisions(study, task, decisions.get(item.item_id))
+        comments += [
+            f"{d['adjudicator_id']}: adjudicated {d['field']} = {d['value']}: {d['rationale']}"
+            for d in adjudication
+        ]
+        single = single_field[task]
+        entry["ratings"] = {
+            **cards,
+            "consensus": values.get(fields[0]) if single else values,
+            "adjudicated": bool(adjudication),
+        }
+        entry["comments"] = comments
+        entry["consensus_status"] = statuses.get(fields[0]) if single else statuses
+        entry["consensus_mean"] = (
+            _plain(means.get(fields[0])) if single else {f: _plain(m) for f, m in means.items()}
         )
-        entry["comments"] = [c["comments"] for c in cards if c["comments"]]
+        entry["adjudication"] = adjudication
         annotations.append(entry)
     agreement = kappa(study, bundle.ratings)
     if len(agreement) == 1:
@@ -240,20 +280,20 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
     else:
         inter_rater = {f"{a['task']}.{a['field']}": a["estimate"] for a in agreement}
     units = {unit_key(study, t) for t in study.tasks}
-    count_key = f"n_{units.pop()[:-3]}s" if len(units) == 1 else "n_items"
+    count_key = f"num_{units.pop()[:-3]}s" if len(units) == 1 else "num_items"
     metadata = {
-        "study": study.name,
-        "title": study.title,
         "version": study.version,
         "date": bundle.exported_at.date().isoformat(),
-        "exported_at": bundle.exported_at_iso,
-        "run_id": bundle.run_id,
         "annotators": sorted(set(bundle.ratings["annotator_id"])),
         "inter_rater_kappa": inter_rater,
-        "agreement": agreement,
         count_key: len(annotations),
-        "n_ratings": sum(len(a["ratings"]) for a in annotations),
-        "n_adjudicated": sum(a["adjudicated"] for a in annotations),
+        "num_adjudicated": sum(a["ratings"]["adjudicated"] for a in annotations),
+        "study": study.name,
+        "title": study.title,
+        "exported_at": bundle.exported_at_iso,
+        "run_id": bundle.run_id,
+        "agreement": agreement,
+        "num_ratings": sum(len(a["ratings"]) - len(RESERVED_RATING_KEYS) for a in annotations),
         "consensus_policy": study.consensus.model_dump(mode="json"),
     }
     return [

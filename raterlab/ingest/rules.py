@@ -139,7 +139,17 @@ def _constraint_rule(constraint: Constraint) -> Rule:
     )
 
 
-def _fixed_rules() -> list[Rule]:
+def _time_valid(c: Cells, optional: bool) -> np.ndarray:
+    """A number of seconds, 0 or more; with optional time, an empty cell or no column too."""
+    if TIME_COLUMN not in c.frame:
+        return np.full(len(c), optional)
+    seconds = np.nan_to_num(c.number(TIME_COLUMN), nan=-1) >= 0
+    return seconds | c.empty(TIME_COLUMN) if optional else seconds
+
+
+def _fixed_rules(study: Study) -> list[Rule]:
+    layout = study.packet
+    optional = layout.time_spent == "optional"
     return [
         Rule(
             "required",
@@ -147,12 +157,13 @@ def _fixed_rules() -> list[Rule]:
             "annotator_id is required",
             lambda c: ~c.empty("annotator_id"),
         ),
-        Rule("required", "item", "item is required", lambda c: ~c.empty("item")),
+        Rule("required", "item", f"{layout.item_column} is required", lambda c: ~c.empty("item")),
         Rule(
             "time_spent",
             TIME_COLUMN,
-            f"{TIME_COLUMN} must be a number of seconds, 0 or more",
-            lambda c: np.nan_to_num(c.number(TIME_COLUMN), nan=-1) >= 0,
+            f"{layout.time_column} must be a number of seconds, 0 or more"
+            + (" (or empty)" if optional else ""),
+            lambda c: _time_valid(c, optional),
         ),
     ]
 
@@ -160,7 +171,7 @@ def _fixed_rules() -> list[Rule]:
 def task_rules(study: Study, task_name: str) -> list[Rule]:
     """Every row rule of a task's returned file, in a stable order."""
     task = study.tasks[task_name]
-    rules = _fixed_rules()
+    rules = _fixed_rules(study)
     for name, spec in task.fields.items():
         rules += _domain_rules(task, name)
         if task.is_required(name):
@@ -174,9 +185,14 @@ def task_rules(study: Study, task_name: str) -> list[Rule]:
 
 
 def task_schema(study: Study, task_name: str) -> pa.DataFrameSchema:
-    """The Pandera schema of a task's returned file (text cells, as read from the file)."""
+    """The Pandera schema of a task's returned file (text cells, as read from the file, with
+    the item and time columns under their internal names)."""
     rules = task_rules(study, task_name)
-    columns = {name: pa.Column(str, nullable=False) for name in template_columns(study, task_name)}
+    optional = {TIME_COLUMN} if study.packet.time_spent == "optional" else set()
+    columns = {
+        name: pa.Column(str, nullable=False, required=name not in optional)
+        for name in template_columns(study, task_name)
+    }
     checks = [
         pa.Check(
             lambda frame, rule=rule: pd.Series(rule.valid(Cells(frame)), index=frame.index),

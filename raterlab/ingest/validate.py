@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from raterlab.design.packets import template_columns
+from raterlab.design.packets import internal_names, packet_columns
 from raterlab.ingest.cells import Cells
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
 from raterlab.ingest.rules import task_rules
@@ -81,18 +81,24 @@ def _lookup(key: pd.DataFrame, tokens: pd.Series | np.ndarray) -> np.ndarray:
 
 def _pick_task(study: Study, frame: pd.DataFrame, key: pd.DataFrame) -> str | None:
     """The task whose packets the file's tokens come from; by columns if no token is known."""
-    if "item" in frame:
-        sample = frame["item"].str.strip().to_numpy(dtype=object)[:1000]
+    item = study.packet.item_column
+    if item in frame:
+        sample = frame[item].str.strip().to_numpy(dtype=object)[:1000]
         found = _lookup(key, sample)
         if (found >= 0).any():
             return pd.Series(key["task"].to_numpy()[found[found >= 0]]).mode().iloc[0]
+    if len(study.tasks) == 1:  # the only task: its column check says what is wrong
+        return next(iter(study.tasks))
     columns = set(frame.columns)
-    fitting = [t for t in study.tasks if set(template_columns(study, t)) <= columns]
+    fitting = [t for t in study.tasks if set(packet_columns(study, t)) <= columns]
     return fitting[0] if len(fitting) == 1 else None
 
 
 def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
-    expected = template_columns(study, task)
+    """Columns against the task's template, by the names the packet gave them; an optional
+    time column may be added."""
+    expected = packet_columns(study, task)
+    allowed = [*expected, study.packet.time_column]
     present = [c for c in frame.columns if c != ROW]
     parts = [
         _one(file, "missing_column", f"column {c} is missing (the template has it)", c)
@@ -100,7 +106,7 @@ def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> p
         if c not in present
     ]
     for c in present:
-        if c in expected:
+        if c in allowed:
             continue
         if c.startswith(BLANK):
             message = f"{c} has values but no header"
@@ -263,11 +269,14 @@ def validate_frame(
     columns = _column_issues(study, task, frame, file)
     if not columns.empty:
         return Validation(file, study.name, task, frame, columns)
+    frame = frame.rename(columns=internal_names(study))
     rows = evaluate(study, task, frame, file)
     across, joined = cross_check(frame, key, task, file)
     edges = edge_case_warnings(study, task, frame, joined, records, file)
     parts = [p for p in (rows, across, edges) if not p.empty]
     issues = pd.concat(parts, ignore_index=True) if parts else _empty()
+    public = {internal: name for name, internal in internal_names(study).items()}
+    issues["column"] = issues["column"].map(lambda c: public.get(c, c))
     return Validation(file, study.name, task, frame, issues, joined)
 
 

@@ -9,9 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from raterlab.protocol.fields import BinaryField, TextField
+from raterlab.protocol.fields import BinaryField, CategoricalField, LikertField, TextField
 from raterlab.protocol.rules import AllOf, ItemPredicate
-from raterlab.protocol.study import BUILTIN_SLICES, RECORD_KEYS, Study, Task
+from raterlab.protocol.study import (
+    BUILTIN_SLICES,
+    DECISIVE_BETWEEN_RULES,
+    RECORD_KEYS,
+    Study,
+    Task,
+    Threshold,
+)
 
 RESERVED_COLUMNS = ("item", "annotator_id", "time_spent_s")
 """Columns every packet template has besides the task's fields."""
@@ -32,7 +39,35 @@ def check_study(study: Study) -> list[Problem]:
         *_check_thresholds(study),
         *_check_edge_cases(study),
         *_check_exports(study),
+        *_check_packet(study),
     ]
+
+
+def _check_packet(study: Study) -> Iterator[Problem]:
+    """Packet column names must be identifiers distinct from every field, and an explicit
+    column order must list exactly the columns a template has."""
+    layout = study.packet
+    fields = {name for task in study.tasks.values() for name in task.fields}
+    named = {"item_column": layout.item_column, "time_column": layout.time_column}
+    for key, name in named.items():
+        if not IDENTIFIER.match(name):
+            yield f"packet.{key}", f"column name {name!r} {IDENTIFIER_RULE}"
+        elif name in fields or name == "annotator_id":
+            yield f"packet.{key}", f"{name!r} is already a field or packet column"
+    if layout.item_column == layout.time_column:
+        yield "packet.time_column", "must differ from packet.item_column"
+    if layout.columns is None:
+        return
+    want = {layout.item_column, "annotator_id", *fields}
+    if layout.time_spent == "required":
+        want.add(layout.time_column)
+    listed = layout.columns
+    for name in sorted({n for n in listed if listed.count(n) > 1}):
+        yield "packet.columns", f"column {name!r} is listed more than once"
+    for name in [n for n in listed if n not in want]:
+        yield "packet.columns", f"{name!r} is not a column of the template"
+    for name in sorted(want - set(listed)):
+        yield "packet.columns", f"column {name!r} is missing"
 
 
 def _check_names(study: Study) -> Iterator[Problem]:
@@ -99,6 +134,16 @@ def _check_design(study: Study) -> Iterator[Problem]:
     for tier in study.design.overlap:
         if tier not in tiers:
             yield "design.overlap", f"tier {tier!r} is never assigned by routing"
+    target = study.quality.target_time_s
+    if target and not 0 <= target[0] <= target[1]:
+        yield "quality.target_time_s", f"must be [low, high], 0 <= low <= high: {list(target)}"
+    between = study.consensus.likert_between
+    if between[-1] not in DECISIVE_BETWEEN_RULES:
+        yield (
+            f"consensus.likert_between[{len(between) - 1}]",
+            f"{between[-1]!r} may leave a value between two points; end with one of "
+            + ", ".join(DECISIVE_BETWEEN_RULES),
+        )
     for tier in study.consensus.adjudicate.binary_disagreement_tiers:
         if tier not in tiers:
             yield "consensus.adjudicate.binary_disagreement_tiers", f"unknown tier {tier!r}"
@@ -114,10 +159,16 @@ def _check_item_references(study: Study) -> Iterator[Problem]:
         for pred in _predicates(rule.when):
             if pred.field not in keys:
                 yield f"routing.rules[{i}]", f"refers to unknown item key {pred.field!r}"
+    pilot = study.design.pilot
+    if pilot and pilot.by and pilot.by not in keys:
+        yield "design.pilot.by", f"refers to unknown item key {pilot.by!r}"
     if study.sampling:
         for key in study.sampling.strata:
             if key not in keys:
                 yield "sampling.strata", f"refers to unknown item key {key!r}"
+    for key in study.export_keys:
+        if key not in keys - {"task"}:
+            yield f"export_keys.{key}", f"refers to unknown item key {key!r}"
     for i, key in enumerate(study.slices):
         if key not in keys and key not in BUILTIN_SLICES:
             yield f"slices[{i}]", f"refers to unknown item key {key!r}"
@@ -134,6 +185,58 @@ def _check_thresholds(study: Study) -> Iterator[Problem]:
                 yield where, f"refers to unknown rating field {name!r}"
     if gate and not study.design.pilot:
         yield "thresholds.pilot_gate", "a pilot gate needs design.pilot"
+    if gate:
+        yield from _check_gate(study, gate)
+
+
+PAIR_COEFFICIENTS = ("cohen_kappa", "scott_pi")
+"""Coefficients defined for exactly two raters."""
+WEIGHTED_COEFFICIENTS = ("cohen_kappa", "gwet_ac2")
+ORDERED_ONLY = ("gwet_ac2", "icc")
+"""Coefficients that need an ordered (Likert or binary) scale."""
+
+
+def _check_gate(study: Study, gate: Threshold) -> Iterator[Problem]:
+    """The gate's coefficient must be computable on the pilot the design produces, exactly as
+    declared: the gate never falls back to another coefficient or stays shut for want of one."""
+    where = "thresholds.pilot_gate"
+    n = len(study.design.annotators)
+    if gate.coefficient in PAIR_COEFFICIENTS and n != 2:
+        yield (
+            where,
+            (
+                f"{gate.coefficient} is defined for two raters, but the pilot gives every item to "
+                f"all {n} annotators of design.annotators"
+            ),
+        )
+    if gate.weights and gate.coefficient not in WEIGHTED_COEFFICIENTS:
+        yield f"{where}.weights", f"{gate.coefficient} takes no weights"
+    if gate.level and gate.coefficient != "krippendorff_alpha":
+        yield f"{where}.level", f"{gate.coefficient} takes no level (krippendorff_alpha does)"
+    for task_name, task in study.tasks.items():
+        for name in task.rating_fields:
+            if gate.fields and name not in gate.fields:
+                continue
+            spec = task.fields[name]
+            field = f"field {task_name}.{name}"
+            likert = isinstance(spec, LikertField)
+            if gate.coefficient in WEIGHTED_COEFFICIENTS and likert and gate.weights is None:
+                yield (
+                    f"{where}.weights",
+                    (
+                        f"{gate.coefficient} on Likert {field} needs weights: unweighted, linear, "
+                        "quadratic or ordinal"
+                    ),
+                )
+            if gate.weights not in (None, "unweighted") and not likert:
+                yield (
+                    f"{where}.weights",
+                    f"{gate.weights} weights need a Likert scale; {field} is not",
+                )
+            if isinstance(spec, CategoricalField) and (
+                gate.coefficient in ORDERED_ONLY or gate.level not in (None, "nominal")
+            ):
+                yield where, f"{gate.coefficient} needs an ordered scale; {field} is categorical"
 
 
 def _check_edge_cases(study: Study) -> Iterator[Problem]:

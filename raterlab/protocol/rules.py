@@ -7,14 +7,27 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-_OPERATORS = ("equals", "in", "gte", "gt", "lte", "lt", "contains_any", "not_contains_any")
+_OPERATORS = (
+    "equals",
+    "in",
+    "not_in",
+    "gte",
+    "gt",
+    "lte",
+    "lt",
+    "contains_any",
+    "not_contains_any",
+    "regex",
+)
 
 
 class ItemPredicate(BaseModel):
     """A test on one key of an item, e.g. ``{field: uncertainty, gte: 0.65}``.
 
     Exactly one operator is given. ``contains_any`` / ``not_contains_any`` look for any of the
-    listed substrings, case-insensitively, in the text of the key.
+    listed substrings, case-insensitively, in the text of the key; ``regex`` is a regular
+    expression the whole text must match, case-insensitively (``"(i understand|i see)\\.?"``).
+    ``not_in`` holds for a value outside the list (a missing key included).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -22,12 +35,14 @@ class ItemPredicate(BaseModel):
     field: str
     equals: Any = None
     in_: list[Any] | None = Field(default=None, alias="in")
+    not_in: list[Any] | None = None
     gte: float | None = None
     gt: float | None = None
     lte: float | None = None
     lt: float | None = None
     contains_any: list[str] | None = None
     not_contains_any: list[str] | None = None
+    regex: str | None = None
 
     @model_validator(mode="after")
     def _one_operator(self) -> ItemPredicate:
@@ -38,6 +53,13 @@ class ItemPredicate(BaseModel):
             raise ValueError(
                 f"give exactly one operator of {', '.join(_OPERATORS)} (got {given or 'none'})"
             )
+        if self.regex is not None:
+            try:
+                re.compile(self.regex)
+            except re.error as exc:
+                raise ValueError(
+                    f"regex {self.regex!r} is not a regular expression: {exc}"
+                ) from None
         return self
 
     def _operand(self, op: str) -> Any:
@@ -58,6 +80,11 @@ class ItemPredicate(BaseModel):
             return value == operand
         if op == "in":
             return value in operand
+        if op == "not_in":
+            return value not in operand
+        if op == "regex":
+            text = "" if value is None else str(value)
+            return re.fullmatch(operand, text.strip(), re.IGNORECASE | re.DOTALL) is not None
         if op in ("contains_any", "not_contains_any"):
             text = "" if value is None else str(value).lower()
             found = any(s.lower() in text for s in operand)

@@ -69,6 +69,21 @@ class Pilot(_Strict):
     """A first round on a share of items, rated by every annotator, before the main round."""
 
     fraction: float = Field(ge=0, lt=1)
+    by: str | None = Field(
+        default=None,
+        description=(
+            "Item key to sample the pilot by: the fraction is of its distinct values (e.g. "
+            "prompt_id: 10 of 50 prompts, each with all its responses), not of items."
+        ),
+    )
+    rounds: int = Field(
+        default=1,
+        ge=1,
+        description=(
+            "Pilot rounds allowed: after a failed gate and a revised guide, the same pilot "
+            "items go out again (pilot-2, ...) until the gate passes or this many rounds ran."
+        ),
+    )
 
 
 class Design(_Strict):
@@ -155,7 +170,13 @@ class Threshold(_Strict):
     min: float = Field(ge=-1, le=1)
     strict: bool = Field(default=False, description="Require estimate > min, not >=.")
     level: Literal["nominal", "ordinal", "interval", "ratio"] | None = None
-    weights: Literal["linear", "quadratic", "ordinal"] | None = None
+    weights: Literal["unweighted", "linear", "quadratic", "ordinal"] | None = Field(
+        default=None,
+        description=(
+            "Weights of cohen_kappa or gwet_ac2 on a Likert field: unweighted (as "
+            "sklearn.metrics.cohen_kappa_score by default), linear, quadratic or ordinal."
+        ),
+    )
     fields: list[str] | None = Field(default=None, description="Default: every rating field.")
     per: Literal["field", "task"] = "field"
     severity: Literal["warn", "error"] = "warn"
@@ -173,10 +194,33 @@ class Adjudicate(_Strict):
     likert_gap: int | None = Field(default=2, ge=1, description="Likert ratings this far apart.")
     binary_disagreement_tiers: list[str] = Field(default_factory=list)
     uncertain: bool = Field(default=False, description="Any rating given with low confidence.")
+    notes_contain: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Any rating whose notes contain one of these strings (case-sensitive, e.g. "
+            "UNCERTAIN) sends every rating field of its item to adjudication."
+        ),
+    )
+
+
+BetweenRule = Literal["higher_confidence", "nearest_down", "nearest_up", "adjudicate"]
+DECISIVE_BETWEEN_RULES = ("nearest_down", "nearest_up", "adjudicate")
+"""Rules of ``consensus.likert_between`` that always decide, so one must come last."""
 
 
 class Consensus(_Strict):
     likert: Literal["median", "mean"] = "median"
+    likert_between: list[BetweenRule] = Field(
+        default_factory=lambda: ["nearest_down"],
+        min_length=1,
+        description=(
+            "How a Likert median or mean that falls between two scale points (4 and 5 -> "
+            "4.5) becomes a point of the scale, rules tried in order: higher_confidence (the "
+            "value the most confident ratings agree on), nearest_down / nearest_up (the "
+            "nearest point, a half going down / up), adjudicate (the field is disputed). "
+            "The last rule must be one that always decides."
+        ),
+    )
     adjudicate: Adjudicate = Field(default_factory=Adjudicate)
     tie_break: Literal["adjudicator", "third_annotator"] = "adjudicator"
     unresolved: Literal["keep", "exclude"] = "keep"
@@ -194,6 +238,13 @@ class Quality(_Strict):
     max_rushed_share: float = Field(default=0.1, ge=0, le=1)
     drift: Drift | None = None
     pi_sample: float = Field(default=0.10, ge=0, le=1)
+    target_time_s: tuple[float, float] | None = Field(
+        default=None,
+        description=(
+            "The guide's time per item, [low, high] seconds (e.g. [60, 90]): rater quality "
+            "shows each annotator's share of ratings inside it (guidance, never a flag)."
+        ),
+    )
     severity: Literal["warn", "error"] = "warn"
 
 
@@ -204,6 +255,31 @@ class EdgeCase(_Strict):
     when: ItemPredicate | AllOf
     expect: dict[str, Any] = Field(min_length=1)
     message: str
+
+
+class PacketLayout(_Strict):
+    """The annotations CSV an annotator receives: its column names and their order. The
+    ingest reads returned files by these same names (one source of truth)."""
+
+    item_column: str = Field(
+        default="item", description="Name of the column holding each row's opaque item token."
+    )
+    time_column: str = Field(default="time_spent_s", description="Name of the seconds column.")
+    time_spent: Literal["required", "optional"] = Field(
+        default="required",
+        description=(
+            "required: the template has the time column and every row needs a number; "
+            "optional: the template leaves it out, and a returned file may add it."
+        ),
+    )
+    columns: list[str] | None = Field(
+        default=None,
+        description=(
+            "The template's columns in order: the item column, annotator_id, every field "
+            "(and the time column when required). A task's template keeps the listed names "
+            "that are its own. Default: annotator_id, item column, fields, time column."
+        ),
+    )
 
 
 class IngestPolicy(_Strict):
@@ -240,9 +316,18 @@ class Study(_Strict):
     quality: Quality = Field(default_factory=Quality)
     edge_cases: list[EdgeCase] = Field(default_factory=list)
     ingest: IngestPolicy = Field(default_factory=IngestPolicy)
+    packet: PacketLayout = Field(default_factory=PacketLayout)
     exports: list[str] = Field(
         default_factory=list,
         description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
+    )
+
+    export_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "Names item keys take in the study_json export (e.g. prompt: prompt_text), so an "
+            "export keeps a protocol's key names while packets keep the study's."
+        ),
     )
 
     source: Path | None = Field(default=None, exclude=True)

@@ -6,7 +6,10 @@ left out). Per annotator:
 
 - ``median_time_s``: the median seconds per rating (no flag);
 - ``rushed_share``: share of ratings faster than the floor (``time < time_floor_s``), flagged
-  above ``quality.max_rushed_share``.
+  above ``quality.max_rushed_share``;
+- ``target_time_share``: with ``quality.target_time_s: [low, high]`` (the guide's time per
+  item), the share of ratings that took low to high seconds; shown, never flagged (its
+  ``comparison`` column names the range).
 
 Both are also given per slice key value (``round=pilot``...), unflagged. Each rating under
 the floor is an item flag ``rushed``. A study whose floor is 0 has no rushed ratings.
@@ -54,6 +57,20 @@ def speed_metrics(study: Study, timed: pd.DataFrame) -> list[dict]:
             out.append(
                 metric(annotator, "median_time_s", label, part["time_spent_s"].median(), len(part))
             )
+            if study.quality.target_time_s:
+                low, high = study.quality.target_time_s
+                inside = part["time_spent_s"].between(low, high).mean()
+                out.append(
+                    metric(
+                        annotator,
+                        "target_time_share",
+                        label,
+                        inside,
+                        len(part),
+                        comparison=f"in [{show(low)}, {show(high)}] s",
+                        flagged=False,
+                    )
+                )
             out.append(
                 metric(
                     annotator,

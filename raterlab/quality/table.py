@@ -29,6 +29,7 @@ calibration_weighted_kappa     :mod:`~.calibration`              (no flag)
 calibration_mean_signed_error  :mod:`~.calibration`              abs > 0.5 points (0.25 binary)
 median_time_s                  :mod:`~.speed`                    (no flag)
 rushed_share                   :mod:`~.speed`                    > quality.max_rushed_share
+target_time_share              :mod:`~.speed`                    (no flag; quality.target_time_s)
 mean_rating                    :mod:`~.bias`                     (no flag)
 leniency                       :mod:`~.bias`                     adj. p < 0.01, abs >= 0.4 (0.02)
 slice_bias                     :mod:`~.bias`                     adj. p < 0.05 and abs >= 0.5

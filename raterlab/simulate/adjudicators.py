@@ -267,7 +267,7 @@ def fill_third_annotators(
         with template.open(encoding="utf-8", newline="") as handle:
             reader = csv.reader(handle)
             columns = next(reader)
-            tokens = [r[columns.index("item")] for r in reader if r]
+            tokens = [r[columns.index(study.packet.item_column)] for r in reader if r]
         rows = [
             TemplateRow(
                 t, by_token[t][0], by_token[t][1], by_token[t][2], lengths.get(by_token[t][0], 0)

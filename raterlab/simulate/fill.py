@@ -12,6 +12,8 @@ says. Then the study's rules for ordinary rows are applied, so a clean file is v
 3. binary constraints repaired (:func:`raterlab.simulate.truth.repair`);
 4. confidence, then every conditionally required field (notes when a score is 1 or 5, a list
    ``a; b`` when code does not run...), then optional comments now and then;
+   a rating given with confidence ``low`` carries the study's first
+   ``consensus.adjudicate.notes_contain`` flag (e.g. UNCERTAIN) in its first note field;
 5. ``time_spent_s``: lognormal around a median of ``max(8 + chars / 12, 3 * time_floor_s)``
    seconds (``chars`` = length of the shown text) times the annotator's speed, never below the
    floor; the rushed profile stays below the floor on every row.
@@ -225,6 +227,13 @@ def fill_row(
     for name in sorted(notes):
         if cells[name] == "" and ordinary and rng.random() < profile.comment_rate:
             cells[name] = phrases.comment(values, task.fields, rng)
+    flags = study.consensus.adjudicate.notes_contain
+    low = any(isinstance(s, ConfidenceField) and cells[n] == "low" for n, s in task.fields.items())
+    if flags and notes and ordinary and low:  # the guide's "flag it if you are uncertain"
+        name = sorted(notes)[0]
+        cells[name] = " ".join(
+            filter(None, [flags[0] + ":", cells[name] or "not sure of this one"])
+        )
     cells["time_spent_s"] = _time(row, study.design.time_floor_s, profile, rng)
     return Filled(cells=cells, row=row, attention_failed=fail_attention)
 

@@ -130,6 +130,21 @@ def assign_profiles(annotators: list[str], seed: tuple[int, ...]) -> dict[str, P
     return out
 
 
+def after_discussion(profile: Profile, rounds: int) -> Profile:
+    """The rater after ``rounds`` failed pilots were discussed and the guide revised (the
+    protocol's re-pilot): Likert noise and label flips divided by ``1 + rounds``; a bias stays."""
+    if rounds <= 0:
+        return profile
+    factor = 1 + rounds
+    return replace(
+        profile,
+        likert_sd=round(profile.likert_sd / factor, 3),
+        to_one=profile.to_one / factor,
+        to_zero=profile.to_zero / factor,
+        categorical_flip=profile.categorical_flip / factor,
+    )
+
+
 def profile_frame_rows(profiles: dict[str, Profile]) -> list[dict]:
     """Rows of ``staging.sim_profiles``: annotator_id, profile, parameters (a dict)."""
     return [

@@ -36,10 +36,16 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.design.packets import template_name
+from raterlab.design.rounds import in_round, pilot_number, pilot_rounds
 from raterlab.protocol import Study
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
-from raterlab.simulate.profiles import Profile, assign_profiles, profile_frame_rows
+from raterlab.simulate.profiles import (
+    Profile,
+    after_discussion,
+    assign_profiles,
+    profile_frame_rows,
+)
 from raterlab.simulate.seeding import rng_for
 from raterlab.simulate.truth import Truth, draw_truth
 from raterlab.simulate.variants import FileKey, FilePlan, plan_files, plant_mistake, to_csv
@@ -131,11 +137,11 @@ def _text_lengths(study: Study, generations: pd.DataFrame) -> dict[str, int]:
     }
 
 
-def _template_tokens(path: Path) -> tuple[list[str], list[str]]:
+def _template_tokens(path: Path, item_column: str) -> tuple[list[str], list[str]]:
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader)
-        at = header.index("item")
+        at = header.index(item_column)
         return header, [row[at] for row in reader if row]
 
 
@@ -155,12 +161,14 @@ class _Context:
     profiles: dict[str, Profile]
     by_token: dict[str, tuple[str, str, int]]
     text_length: dict[str, int]
+    pilot_rounds: int
+    """Pilot rounds in the key (repeated pilots mean discussed disagreements)."""
 
 
 def _simulate_file(ctx: _Context, key: FileKey, plan: FilePlan, template: Path) -> dict:
     """Fill one template, write the return (and its corrected version), describe it."""
     study = ctx.study
-    columns, tokens = _template_tokens(template)
+    columns, tokens = _template_tokens(template, study.packet.item_column)
     rows = []
     for tok in tokens:
         if tok not in ctx.by_token:
@@ -171,6 +179,8 @@ def _simulate_file(ctx: _Context, key: FileKey, plan: FilePlan, template: Path) 
         ctx.profiles.get(key.annotator_id)
         or assign_profiles([key.annotator_id], ctx.seed)[key.annotator_id]
     )
+    number = pilot_number(key.round)
+    profile = after_discussion(profile, (number or ctx.pilot_rounds) - 1)
     parts = (key.annotator_id, key.batch, key.task)
     filled = fill_file(
         study,
@@ -261,10 +271,14 @@ def simulate(
         previous = _read(con, "staging.sim_files", study.name)
         if previous is None:
             previous = pd.DataFrame(columns=list(SIM_FILES_COLUMNS))
-        in_round = previous["round"].isin(["pilot", "main"] if round == "all" else [round])
+        chosen = (
+            previous["round"].map(lambda r: r == "main" or pilot_number(r) is not None)
+            if round == "all"
+            else in_round(previous["round"], round)
+        ).astype(bool)
         if clean:
-            _forget(home, study.name, previous[in_round])
-            previous = previous[~in_round]
+            _forget(home, study.name, previous[chosen])
+            previous = previous[~chosen]
         mixed = previous[previous["seed"] != seed]
         if not mixed.empty:
             raise SimulationError(
@@ -286,12 +300,13 @@ def simulate(
                 )
             },
             text_length=_text_lengths(study, generations),
+            pilot_rounds=max(1, len(pilot_rounds(key["round"]))),
         )
         plans = plan_files(study, _file_keys(key), full_seed)
         done_files = set(previous["file"])
         todo, already, missing = [], 0, 0
         for file_key, plan in plans.items():
-            if round != "all" and file_key.round != round:
+            if round != "all" and not in_round(pd.Series([file_key.round]), round).iloc[0]:
                 continue
             packet = home.outbox / study.name / file_key.annotator_id / file_key.batch
             template = packet / template_name(study, file_key.annotator_id, file_key.task)

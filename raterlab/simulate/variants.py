@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from raterlab.design.packets import internal_names
 from raterlab.protocol import SKIP_VALUE, BinaryField, LikertField, ListField, Study, TextField
 from raterlab.simulate.seeding import rng_for
 
@@ -191,7 +192,7 @@ def plant_mistake(
     rows[i]["item"] = altered
     return rows, {
         "row": i + FIRST_ROW,
-        "column": "item",
+        "column": study.packet.item_column,
         "kind": "token_altered",
         "value": altered,
         "original": token,
@@ -252,8 +253,13 @@ def to_csv(
     variants: tuple[str, ...],
     rng: np.random.Generator,
 ) -> bytes:
-    """The bytes of a returned file: ``rows`` under ``columns``, with ``variants`` applied."""
+    """The bytes of a returned file: ``rows`` (keyed by internal names, ``item`` and
+    ``time_spent_s``) under the packet's ``columns``, with ``variants`` applied. When the
+    study makes time spent optional, the simulated annotator adds the time column."""
     columns = list(columns)
+    internal = internal_names(study)
+    if study.packet.time_column not in columns:
+        columns.append(study.packet.time_column)
     if "columns_reordered" in variants:
         order = list(columns)
         while order == columns and len(columns) > 1:
@@ -270,7 +276,7 @@ def to_csv(
     writer = csv.writer(buffer, lineterminator=terminator)
     writer.writerow(header)
     for row in rows:
-        cells = [_cell(row.get(c, ""), c in likert) for c in columns]
+        cells = [_cell(row.get(internal.get(c, c), ""), c in likert) for c in columns]
         writer.writerow([*cells, ""] if "extra_blank_column" in variants else cells)
     if "trailing_empty_row" in variants:
         writer.writerow([""] * len(header))

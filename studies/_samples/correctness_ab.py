@@ -2534,3 +2534,98 @@ ATTENTION: list[CodingPrompt] = [
         {},
     ),
 ]
+
+
+@dataclass(frozen=True)
+class CalibrationExample:
+    """A pre-scored training example: given first, scored against ``score``."""
+
+    category: str
+    prompt: str
+    response: str
+    rules: tuple[str, ...]
+    score: int
+
+
+CALIBRATION: list[CalibrationExample] = [
+    # The protocol's Appendix A, verbatim.
+    CalibrationExample(
+        "api_design",
+        "How should I version my REST API?",
+        "Use semantic versioning in the URL path (e.g., `/api/v1/users`). Increment the major "
+        "version when you make breaking changes. Support at least two major versions "
+        "concurrently to give clients time to migrate. Deprecate old versions with a 6-month "
+        "notice period.",
+        ("api.versioning",),
+        5,
+    ),
+    CalibrationExample(
+        "security",
+        "How should I store user passwords?",
+        "Encrypt passwords before storing them in the database.",
+        ("sec.crypto",),
+        3,
+    ),
+    CalibrationExample(
+        "security",
+        "How should I authenticate API requests?",
+        "Send the username and password in the query string for every request.",
+        ("sec.authz",),
+        1,
+    ),
+    # The protocol's section 3 anchor examples, one per remaining point of the scale.
+    CalibrationExample(
+        "api_design",
+        "How should I handle API retries?",
+        "Use exponential backoff with jitter for retries (Rule #api.retry). Ensure idempotency "
+        "tokens (Rule #api.idempotency). Max 3 retries for transient failures (Rule "
+        "#errors.transient).",
+        ("api.retry", "api.idempotency"),
+        5,
+    ),
+    CalibrationExample(
+        "api_design",
+        "How should our client retry failed requests to the billing API?",
+        "Use exponential backoff for retries and ensure idempotency.",
+        ("api.retry", "api.idempotency"),
+        4,
+    ),
+    CalibrationExample(
+        "api_design",
+        "What should the SDK do when a request to our API fails?",
+        "Retry failed requests with a delay.",
+        ("api.retry", "api.idempotency"),
+        3,
+    ),
+    CalibrationExample(
+        "api_design",
+        "Our webhook sender sometimes gets errors from customers' endpoints. How should it retry?",
+        "Retry indefinitely until the request succeeds.",
+        ("api.retry",),
+        2,
+    ),
+    CalibrationExample(
+        "security",
+        "Where should the mobile app keep the API key it uses for our backend?",
+        "Store API keys in client-side code for convenience.",
+        ("sec.secrets",),
+        1,
+    ),
+    # Two more in the middle of the scale, where the protocol's pilot disagreed most.
+    CalibrationExample(
+        "data_modelling",
+        "How should we store prices in the orders table?",
+        "Store prices as integer minor units (cents) in a BIGINT column, with the ISO 4217 "
+        "currency code beside them. Never use floating point for money.",
+        ("data.money",),
+        5,
+    ),
+    CalibrationExample(
+        "performance",
+        "Our list endpoint got slow after we added the author name to each post. Why?",
+        "Each post now loads its author with a separate query, an N+1 pattern. Use "
+        "`select_related('author')` so the authors come in the same query.",
+        ("perf.n_plus_one", "perf.measure"),
+        4,
+    ),
+]

@@ -1,5 +1,5 @@
 """Agreement of a study's labels: coefficient sets by field type, slices, thresholds, the
-pilot gate, pairwise tables and matrices, on constructed ratings with known answers."""
+pairwise tables and matrices, on constructed ratings with known answers."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from raterlab.agreement.study import (
     field_agreement,
     matrices,
     pairwise,
-    pilot_gate,
     threshold_results,
 )
 from raterlab.protocol import parse_study
@@ -154,43 +153,6 @@ def test_thresholds_per_field_and_pooled_per_task() -> None:
     pooled = results[results["field"] == "(pooled)"].set_index("task")
     assert not pooled.loc["check", "passed"]  # two disagreements in ten
     assert pooled.loc["check", "estimate"] < 0.99
-
-
-def _gate_study(minimum: float):
-    return _study(
-        thresholds={
-            "pilot_gate": {
-                "coefficient": "cohen_kappa",
-                "weights": "quadratic",
-                "fields": ["score"],
-                "min": minimum,
-                "strict": True,
-            }
-        }
-    )
-
-
-def test_pilot_gate_passes_fails_and_waits() -> None:
-    rows = _rows({"a1": A, "a2": B}, {}, round_name="pilot")
-    kappa = float(
-        cohen_kappa(
-            np.array([A, B], dtype=float).T, weights="quadratic", categories=[1, 2, 3, 4, 5]
-        )
-    )
-    passed = pilot_gate(_gate_study(kappa - 0.01), rows, expected_pilot_ratings=24)
-    assert (
-        passed.passed
-        and passed.message == f"pilot cohen_kappa > {kappa - 0.01} on every gated field"
-    )
-    held = pilot_gate(_gate_study(kappa), rows, expected_pilot_ratings=24)  # strict: > kappa fails
-    assert not held.passed
-    assert held.message == (
-        f"main round held back: pilot cohen_kappa on answer.score is {kappa:.3f}, needs > {kappa}"
-    )
-    waiting = pilot_gate(_gate_study(0.1), rows.iloc[:-3], expected_pilot_ratings=24)
-    assert not waiting.passed and waiting.message == "pilot incomplete: 21 of 24 ratings returned"
-    no_gate = pilot_gate(_study(), rows, expected_pilot_ratings=24)
-    assert no_gate.passed and no_gate.message == "no pilot gate in this study"
 
 
 def test_pairwise_and_matrices() -> None:

@@ -70,7 +70,7 @@ def test_consensus_group_materializes(tmp_path: Path) -> None:
     export = json.loads(
         (home.root / "exports" / "correctness_ab" / "correctness_ab.json").read_text()
     )
-    assert export["metadata"]["n_adjudicated"] > 0
+    assert export["metadata"]["num_adjudicated"] > 0
     assert export["metadata"]["run_id"] == second.run_id
     [spec] = consensus_asset.specs
     columns = spec.metadata["dagster/column_schema"].columns

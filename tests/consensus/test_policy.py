@@ -8,6 +8,7 @@ import pytest
 from raterlab.consensus.inputs import counting_ratings
 from raterlab.consensus.policy import compute_consensus, find_disputes, item_status
 from raterlab.consensus.schema import CONSENSUS, STATUSES, names
+from raterlab.protocol import StudyError
 from tests.consensus.conftest import items_of, ratings, tiny
 
 
@@ -64,13 +65,74 @@ def test_likert_within_the_gap_takes_the_median_or_mean() -> None:
         ("i2", "r3", "score", 3),
     ]
     median = _consensus(tiny(), rows)
-    assert _one(median, "i1", "score")["value"] == "3.5"
-    assert _one(median, "i1", "score")["status"] == "majority"
-    assert _one(median, "i1", "score")["method"] == "median"
+    # 3.5 is not a point of the scale: the default rule takes the nearest point, a half down.
+    between = _one(median, "i1", "score")
+    assert (between["value"], between["value_num"], between["status"]) == ("3", 3.0, "majority")
+    assert between["method"] == "nearest_down"
+    assert between["rating_mean"] == pytest.approx(3.5)
     assert _one(median, "i2", "score")["value"] == "3"
+    assert _one(median, "i2", "score")["method"] == "median"
     mean = _consensus(tiny(likert="mean"), rows)
-    assert _one(mean, "i2", "score")["value_num"] == pytest.approx(8 / 3, abs=1e-4)
-    assert _one(mean, "i2", "score")["method"] == "mean"
+    # 8/3 = 2.67 is settled onto the scale; the mean itself stays in rating_mean.
+    assert _one(mean, "i2", "score")["value"] == "3"
+    assert _one(mean, "i2", "score")["rating_mean"] == pytest.approx(8 / 3)
+    assert _one(mean, "i2", "score")["method"] == "nearest_down"
+    assert _one(mean, "i1", "score")["value"] == "3"
+
+
+def _pair(study, first: tuple, second: tuple) -> dict:
+    rows = [("i1", "r1", "score", *first), ("i1", "r2", "score", *second)]
+    return _one(_consensus(study, rows), "i1", "score")
+
+
+def test_a_one_point_gap_resolves_by_the_declared_rule() -> None:
+    """The protocol's own example: 5 (high) and 4 (medium) give consensus 5, never 4.5."""
+    confident = tiny(likert_between=["higher_confidence", "nearest_down"])
+    row = _pair(confident, (5, "high"), (4, "medium"))
+    assert (row["value"], row["method"], row["rating_mean"]) == ("5", "higher_confidence", 4.5)
+    row = _pair(confident, (4, "high"), (5, "low"))
+    assert (row["value"], row["method"]) == ("4", "higher_confidence")
+    # Equal confidence: the next rule decides.
+    row = _pair(confident, (5, "medium"), (4, "medium"))
+    assert (row["value"], row["method"]) == ("4", "nearest_down")
+    row = _pair(tiny(likert_between=["nearest_up"]), (5, "high"), (4, "high"))
+    assert (row["value"], row["method"]) == ("5", "nearest_up")
+    # adjudicate: the field is disputed and waits for a decision.
+    row = _pair(tiny(likert_between=["higher_confidence", "adjudicate"]), (5, "low"), (4, "low"))
+    assert (row["value"], row["status"]) == (None, "unresolved")
+    assert row["reason"].startswith("likert_between")
+
+
+def test_no_likert_consensus_is_ever_between_points() -> None:
+    rows = [
+        (f"i{i}", f"r{j + 1}", "score", v, conf)
+        for i, values in enumerate([(1, 2), (2, 5), (3, 4, 4), (1, 2, 4, 5), (5, 4)])
+        for j, (v, conf) in enumerate(zip(values, ["high", "low", "medium", "low"], strict=False))
+    ]
+    for likert in ("median", "mean"):
+        for rule in (["nearest_down"], ["nearest_up"], ["higher_confidence", "nearest_up"]):
+            out = _consensus(tiny(likert=likert, likert_between=rule), rows)
+            values = out.loc[(out["field"] == "score") & out["value_num"].notna(), "value_num"]
+            assert len(values) and (values == values.round()).all(), (likert, rule)
+
+
+def test_a_flagged_note_sends_the_item_to_adjudication() -> None:
+    frame = ratings([("i1", "r1", "score", 4), ("i1", "r2", "score", 4), ("i1", "r1", "ok", 1)])
+    frame.loc[0, "notes"] = "UNCERTAIN: not my area"
+    study = tiny(adjudicate={"likert_gap": 2, "notes_contain": ["UNCERTAIN"]})
+    disputes = find_disputes(study, frame, {"i1": "GOLD"})
+    assert set(disputes["field"]) == {"score", "ok"}
+    assert (disputes["reasons"] == "flagged").all()
+    out = compute_consensus(study, frame, items_of(frame))
+    assert _one(out, "i1", "score")["status"] == "unresolved"
+    # Case-sensitive, as the protocol writes it: "uncertain" in prose is not the flag.
+    frame.loc[0, "notes"] = "I am not uncertain at all"
+    assert find_disputes(study, frame, {"i1": "GOLD"}).empty
+
+
+def test_the_last_between_rule_must_decide() -> None:
+    with pytest.raises(StudyError, match=r"consensus.likert_between\[0\]"):
+        tiny(likert_between=["higher_confidence"])
 
 
 def test_disputes_follow_the_study_rule() -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from raterlab.design import DesignError, assign, read_generations, routed_items
 from raterlab.design.verify import verify_assignments
 from raterlab.protocol import load_study, parse_study
-from tests.conftest import MINI_STUDY, mini_records, write_study
+from tests.conftest import MINI_STUDY, STUDIES, mini_records, write_study
 
 
 @st.composite
@@ -56,6 +56,11 @@ def test_assignment_invariants(generations, design) -> None:
     dups = table[table["kind"] == "duplicate"]
     originals = ratings.set_index(["annotator_id", "batch", "item_id"]).index
     assert dups.set_index(["annotator_id", "batch", "item_id"]).index.isin(originals).all()
+    # Every batch holds the design's duplicates, or one of each item if it has fewer.
+    per_packet = ratings.groupby(["annotator_id", "batch"]).size()
+    planted = dups.groupby(["annotator_id", "batch"]).size().reindex(per_packet.index, fill_value=0)
+    want = per_packet.clip(upper=design["duplicates_per_batch"])
+    assert (planted == want).all()
     # Pilot items go to everyone; main items to their tier's overlap (+1 when spot-checked).
     pilot = ratings[ratings["round"] == "pilot"]
     assert (pilot.groupby("item_id")["annotator_id"].nunique() == len(design["annotators"])).all()
@@ -112,3 +117,27 @@ def test_verify_assignments_catches_a_missing_rating(mini, generations) -> None:
     ].index[0]
     problems, _ = verify_assignments(mini, routed, table.drop(index=victim))
     assert any("has 1 annotator(s), expected 2" in p for p in problems)
+
+
+def test_correctness_pilot_is_ten_prompts_in_both_conditions() -> None:
+    """The protocol's pilot: 10 prompts x 2 conditions = 20 responses; the main round is the
+    remaining 40 prompts; the 10 training examples come first in every first batch."""
+    study = load_study(STUDIES / "correctness_ab.yaml")
+    generations = read_generations(study)
+    routed = routed_items(study, generations)
+    table = assign(study, routed, generations)
+    prompt = dict(zip(generations["item_id"], generations["record"], strict=True))
+    items = table[(table["kind"] == "item") & (table["copy"] == 0)].copy()
+    items["prompt_id"] = items["item_id"].map(lambda i: prompt[i]["prompt_id"])
+    items["condition"] = items["item_id"].map(lambda i: prompt[i]["condition"])
+    pilot = items[items["round"] == "pilot"]
+    assert pilot["item_id"].nunique() == 20 and pilot["prompt_id"].nunique() == 10
+    assert (pilot.groupby("prompt_id")["condition"].nunique() == 2).all()
+    assert (pilot.groupby("annotator_id")["item_id"].nunique() == 20).all()
+    main = items[items["round"] == "main"]
+    assert main["prompt_id"].nunique() == 40
+    assert not set(main["prompt_id"]) & set(pilot["prompt_id"])
+    calibration = table[table["kind"] == "calibration"]
+    assert set(calibration["batch"]) == {"pilot"}
+    assert calibration.groupby("annotator_id")["item_id"].nunique().tolist() == [10, 10]
+    assert verify_assignments(study, routed, table)[0] == []

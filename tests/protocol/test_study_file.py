@@ -107,7 +107,7 @@ BROKEN = [
         _set("routing.rules.1.when", {"field": "uncertainty", "gte": 0.5, "lt": 0.9}),
         (
             "routing.rules[1].when",
-            "give exactly one operator of equals, in, gte, gt, lte, lt, contains_any, not_contains_any (got ['gte', 'lt'])",
+            "give exactly one operator of equals, in, not_in, gte, gt, lte, lt, contains_any, not_contains_any, regex (got ['gte', 'lt'])",
         ),
     ),
     (_set("slices", ["categroy"]), ("slices[0]", "refers to unknown item key 'categroy'")),
