@@ -218,6 +218,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
     chunks = {c.key: c for c in rag.CHUNKS}
     chunk_ids = {c.key: f"nsd-{i:03d}" for i, c in enumerate(rag.CHUNKS, start=1)}
     records: list[Record] = []
+    kinds: list[str] = []
     for qi, q in enumerate(rag.QUERIES, start=1):
         qid = f"q{qi:03d}"
         n = rng.choice([4, 5, 5])
@@ -262,7 +263,12 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
             contexts.append(
                 {"chunk_id": chunk_ids[key], "source": chunk.source, "text": chunk.text}
             )
-        if rng.random() < 0.45:
+        flawed = rng.random() < 0.45
+        if qi - 1 in rag.OFF_SCRIPT:
+            kinds.append(rag.OFF_SCRIPT[qi - 1][0])
+            answer = rag.OFF_SCRIPT[qi - 1][1]
+        elif flawed:
+            kinds.append(q.flaw)
             answer = q.flawed
         else:
             answer = q.answer
@@ -276,6 +282,8 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
             )
         )
         records.append(make_record(f"{qid}-gen", "generation", {**base, "system": rag.SYSTEM}))
+    flaws = {q.flaw for q in rag.QUERIES} | {kind for kind, _ in rag.OFF_SCRIPT.values()}
+    assert flaws <= set(kinds), f"answer flaws missing from the sample: {flaws - set(kinds)}"
     for i, (query, chunk) in enumerate(rag.ATTENTION, start=1):
         fields = {
             "query_id": f"att{i}",

@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from raterlab.agreement import AgreementUndefined, cohen_kappa, fleiss_kappa
 from raterlab.exports.bundle import ExportBundle
+from raterlab.metrics import compute_metrics
 from raterlab.protocol import CategoricalField, LikertField, Study
 
 GOLD_TIER = "GOLD"
@@ -365,3 +366,40 @@ def gold_tier_jsonl(bundle: ExportBundle, folder: Path) -> list[Path]:
         path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         out.append(path)
     return out
+
+
+# --- metric families --------------------------------------------------------------------------
+
+
+def system_metrics(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """``metrics.csv`` (the rows of ``gold.metrics``) and ``metrics.json``:
+    ``{study, exportedAt, runId, confidence, systems: {<system>: {<family>: {<metric>:
+    {estimate, ci: [low, high], interval, n, successes, n_clusters, task, field, k}}}}}``."""
+    frame = compute_metrics(bundle.study, bundle.items, bundle.consensus, bundle.exported_at)
+    csv_path = folder / "metrics.csv"
+    csv_path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(csv_path, index=False)
+    systems: dict = {}
+    for r in frame.itertuples(index=False):
+        family = systems.setdefault(r.system, {}).setdefault(r.family, {})
+        family[r.metric] = {
+            "estimate": _plain(r.estimate),
+            "ci": [_plain(r.ci_low), _plain(r.ci_high)],
+            "interval": r.interval,
+            "n": _plain(r.n),
+            "successes": None if pd.isna(r.successes) else int(r.successes),
+            "n_clusters": _plain(r.n_clusters),
+            "n_excluded": _plain(r.n_excluded),
+            "task": r.task,
+            "field": r.field,
+            "k": None if pd.isna(r.k) else int(r.k),
+        }
+    declared = bundle.study.metrics
+    document = {
+        "study": bundle.study.name,
+        "exportedAt": bundle.exported_at_iso,
+        "runId": bundle.run_id,
+        "confidence": declared.confidence if declared else None,
+        "systems": systems,
+    }
+    return [csv_path, _dump(folder / "metrics.json", document)]

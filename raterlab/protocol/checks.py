@@ -32,6 +32,7 @@ def check_study(study: Study) -> list[Problem]:
         *_check_thresholds(study),
         *_check_edge_cases(study),
         *_check_exports(study),
+        *_check_metrics(study),
     ]
 
 
@@ -160,3 +161,31 @@ def _check_exports(study: Study) -> Iterator[Problem]:
         if name not in FORMATS:
             known = ", ".join(sorted(FORMATS))
             yield f"exports[{i}]", f"unknown export format {name!r} (known: {known})"
+
+
+def _check_metrics(study: Study) -> Iterator[Problem]:
+    if study.metrics is None:
+        return
+    if study.metrics.by and study.metrics.by not in study.item_keys():
+        yield "metrics.by", f"refers to unknown item key {study.metrics.by!r}"
+    for name, family in study.metrics.families.items():
+        where = f"metrics.families.{name}"
+        task = study.tasks.get(family.task)
+        if task is None:
+            yield f"{where}.task", f"refers to unknown task {family.task!r}"
+            continue
+        for key in ("cluster", "rank"):
+            value = getattr(family, key)
+            if value and value not in task.item_keys:
+                yield (
+                    f"{where}.{key}",
+                    f"refers to unknown item key {value!r} of task {family.task!r}",
+                )
+        for metric, spec in family.metrics.items():
+            here = f"{where}.metrics.{metric}"
+            if not isinstance(task.fields.get(spec.field), BinaryField):
+                yield here, f"field {spec.field!r} is not a binary field of task {family.task!r}"
+            if spec.k and not family.rank:
+                yield here, "k needs the family's rank key"
+            if spec.over == "clusters" and not family.cluster:
+                yield here, "over: clusters needs the family's cluster key"

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from raterlab.protocol.fields import FieldSpec
+from raterlab.protocol.metrics import Metrics
 from raterlab.protocol.rules import (
     AllOf,
     ConditionalRequirement,
@@ -239,6 +240,10 @@ class Study(_Strict):
     exports: list[str] = Field(
         default_factory=list,
         description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
+    )
+
+    metrics: Metrics | None = Field(
+        default=None, description="Metric families over the consensus labels (gold.metrics)."
     )
 
     source: Path | None = Field(default=None, exclude=True)
