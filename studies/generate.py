@@ -9,8 +9,9 @@ UTF-8, keys in a fixed order) and the study's guide file where it has one
 - ``rag_triplet``: 40 queries over the Nimbus Store docs, each with 4-5 retrieved chunks
   (``retrieval``), the answer with its context set (``grounding``) and alone
   (``generation``), plus 2 attention checks.
-- ``plugin_triggers``: 150 agent-plugin scenarios with the LLM judge's (hidden) verdicts,
-  plus 2 attention checks.
+- ``plugin_triggers``: 150 agent-plugin scenarios from two evaluation runs with the LLM
+  judge's (hidden) verdicts, one record per scenario and labeling dimension (the study's four
+  tasks), plus 2 attention scenarios.
 - ``empathy``: 130 replies to emotional disclosures, 10 calibration and 3 attention items.
 - ``gold_tiers``: 1,040 cases over four task types.
 
@@ -378,13 +379,44 @@ def _judge(
     else:
         second = "The answer is accurate and covers the request."
     return {
-        "judge_trigger": "yes" if trigger else "no",
-        "judge_code_valid": code_valid,
-        "judge_correct": correct,
-        "judge_completeness": completeness,
+        "judge_triggerCorrect": trigger,
+        "judge_codeParses": code_valid,
+        "judge_codeRuns": code_valid,
+        "judge_technicallyCorrect": correct,
+        "judge_completenessScore": completeness,
         "judge_confidence": round(confidence, 2),
         "judge_rationale": f"{first} {second}",
     }
+
+
+_ATTENTION_FIELDS = {
+    "trigger": ("trigger-accuracy", "triggerCorrect"),
+    "technically_correct": ("technical-accuracy", "technicallyCorrect"),
+    "completeness": ("completeness", "completenessScore"),
+}
+
+
+def _scenario_records(
+    scenario_id: str, run_id: str, fields: Record, expected: dict[str, Any] | None = None
+) -> list[Record]:
+    """One record per labeling dimension (a task of the study) for one scenario."""
+    base = {
+        "scenarioId": scenario_id,
+        "runId": run_id,
+        "plugin": fields["plugin"],
+        "plugin_description": plg.PLUGIN_DESCRIPTIONS[fields["plugin"]],
+        **{k: v for k, v in fields.items() if k != "plugin"},
+    }
+    if expected is None:
+        return [make_record(f"{scenario_id}:{d}", d, base) for d in plg.DIMENSIONS]
+    by_task: dict[str, dict[str, Any]] = {}
+    for key, value in expected.items():
+        task, field = _ATTENTION_FIELDS[key]
+        by_task.setdefault(task, {})[field] = int(value == "yes") if key == "trigger" else value
+    return [
+        make_record(f"{scenario_id}:{task}", task, base, role="attention", expected=want)
+        for task, want in by_task.items()
+    ]
 
 
 def build_plugin_triggers(rng: random.Random) -> list[Record]:
@@ -492,28 +524,27 @@ def build_plugin_triggers(rng: random.Random) -> list[Record]:
                 },
             ),
         }
-        records.append(make_record(f"s{n:04d}", "scenario", fields))
+        run = plg.RUN_IDS[(n - 1) * len(plg.RUN_IDS) // len(scenarios)]
+        records += _scenario_records(f"scenario-{n:03d}", run, fields)
 
     for i, att in enumerate(plg.ATTENTION, start=1):
         fields = {k: v for k, v in att.items() if k != "expected"}
         fields.update(
             {
-                "judge_trigger": "yes" if att["component"] == att["expected_component"] else "no",
-                "judge_code_valid": True,
-                "judge_correct": False,
-                "judge_completeness": 1,
+                "judge_triggerCorrect": att["component"] == att["expected_component"],
+                "judge_codeParses": True,
+                "judge_codeRuns": True,
+                "judge_technicallyCorrect": False,
+                "judge_completenessScore": 1,
                 "judge_confidence": 0.96,
                 "judge_rationale": "The answer has nothing to do with the request.",
             }
         )
-        records.append(
-            make_record(
-                f"att{i:02d}",
-                "scenario",
-                fields,
-                role="attention",
-                expected=att["expected"],  # type: ignore[arg-type]
-            )
+        records += _scenario_records(
+            f"attention-{i:02d}",
+            plg.RUN_IDS[-1],
+            fields,
+            expected=att["expected"],  # type: ignore[arg-type]
         )
     return records
 

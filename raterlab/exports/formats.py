@@ -5,9 +5,9 @@ returns their paths. Shapes are documented in ``docs/gold_tables.md`` (section E
 ``study_json``       ``<study>.json``: metadata (version, date, annotators, inter-rater
                      kappa, counts) and one annotation per item with its ratings, consensus,
                      adjudication flag and comments.
-``labeler_files``    ``labelers/<labelerId>/<dimension>.json`` per annotator and rating field
+``labeler_files``    ``labelers/<labelerId>[/<runId>]/<dimension>.json`` per annotator and task
                      (plus labeler ``consensus``): exportedAt, dimension, runId, labelerId,
-                     labels[].
+                     labels[{<unit_key>, <fields>, confidence, timestamp}] (protocol 002).
 ``gold_tier_jsonl``  ``gold/<task>.jsonl``: the resolved items of the GOLD tier with their
                      consensus labels.
 """
@@ -26,7 +26,8 @@ import pyarrow.parquet as pq
 from raterlab.agreement import AgreementUndefined, cohen_kappa, fleiss_kappa
 from raterlab.exports.bundle import ExportBundle
 from raterlab.metrics import compute_metrics
-from raterlab.protocol import CategoricalField, LikertField, Study
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, ListField, Study
+from raterlab.protocol.fields import LIST_SEPARATOR, SKIP_VALUE
 
 GOLD_TIER = "GOLD"
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -265,62 +266,102 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
 # --- per-labeler files ------------------------------------------------------------------------
 
 
+def _protocol_value(spec, value):
+    """A label as the labeler-file format types it: binary -> boolean, Likert -> integer,
+    list -> array of strings, anything else -> string; ``None`` for an empty cell."""
+    if value is None or (isinstance(value, float) and np.isnan(value)) or value == "":
+        return None
+    if isinstance(spec, BinaryField):
+        return bool(int(float(value)))
+    if isinstance(spec, LikertField):
+        number = float(value)
+        return int(number) if number.is_integer() else number
+    if isinstance(spec, ListField):
+        return [part.strip() for part in str(value).split(LIST_SEPARATOR) if part.strip()]
+    return str(value)
+
+
+def _label_entry(study: Study, task_name: str, unit: str, values: dict) -> dict:
+    """One entry of ``labels[]``: the unit id under the study's ``unit_key``, then each field
+    under its own name; a ``skip`` answer becomes ``skipped: true`` (and the field is left
+    out, as the protocol's optional fields are)."""
+    task = study.tasks[task_name]
+    entry: dict = {study.unit_key or "itemId": unit}
+    skipped = False
+    for name, spec in task.fields.items():
+        value = values.get(name)
+        if value == SKIP_VALUE:
+            skipped = True
+            continue
+        typed = _protocol_value(spec, value)
+        if typed is not None and typed != []:
+            entry[name] = typed
+    if skipped:
+        entry["skipped"] = True
+    return entry
+
+
+def _unit_and_run(bundle: ExportBundle) -> dict[str, tuple[str, str]]:
+    """item_id -> (unit id, run id) from the items' ``unit_key`` and ``run_key``."""
+    study = bundle.study
+    out = {}
+    for item_id, record in zip(bundle.items["item_id"], bundle.items["record"], strict=True):
+        record = record if isinstance(record, dict) else {}
+        unit = record.get(study.unit_key, item_id) if study.unit_key else item_id
+        run = record.get(study.run_key) if study.run_key else None
+        out[item_id] = (str(unit), None if run is None else str(run))
+    return out
+
+
 def labeler_files(bundle: ExportBundle, folder: Path) -> list[Path]:
-    """``labelers/<labelerId>/<dimension>.json``: one file per annotator and rating field, and
-    the same for labeler ``consensus`` (value, status, confidence per item)."""
+    """``labelers/<labelerId>/<dimension>.json`` per annotator and task (``.../<runId>/...``
+    when the study has a ``run_key``), and the same for labeler ``consensus``.
+
+    The shape is the labeling-session export of protocol 002::
+
+        {exportedAt, dimension, runId, labelerId,
+         labels: [{<unit_key>, <field>: <value>, ..., confidence, timestamp}]}
+
+    ``dimension`` is the task, ``runId`` the evaluation run the items came from (the study's
+    ``run_key``; else this export's run), each label keyed by the unit's id under the study's
+    ``unit_key`` (else ``itemId``), fields typed as :func:`_protocol_value` says, ``timestamp``
+    when raterlab received the label. Empty optional fields are left out.
+    """
     study = bundle.study
     ratings = bundle.rating_rows()
+    units = _unit_and_run(bundle)
+    received = bundle.labels.groupby("rating_id")["ingested_at"].first() if len(ratings) else {}
+    groups: dict[tuple[str, str, str | None], list[dict]] = {}
+    for r in ratings.sort_values(["task", "item_id"]).itertuples(index=False):
+        unit, run = units.get(r.item_id, (r.item_id, None))
+        entry = _label_entry(study, r.task, unit, r.values)
+        entry["confidence"] = r.confidence if isinstance(r.confidence, str) else None
+        entry["timestamp"] = _iso(received[r.rating_id])
+        groups.setdefault((r.annotator_id, r.task, run), []).append(entry)
+    for (task_name, item_id), rows in _consensus_by_item(bundle).items():
+        unit, run = units.get(item_id, (item_id, None))
+        values = dict(zip(rows["field"], rows["value"], strict=True))
+        entry = _label_entry(study, task_name, unit, values)
+        entry["status"] = dict(zip(rows["field"], rows["status"], strict=True))
+        groups.setdefault(("consensus", task_name, run), []).append(entry)
     out = []
-    common = {"exportedAt": bundle.exported_at_iso, "runId": bundle.run_id}
-    for task_name, task in study.tasks.items():
-        task_ratings = ratings[ratings["task"] == task_name]
-        details = [n for n, s in task.fields.items() if not s.is_rating and n != "confidence"]
-        for field in task.rating_fields:
-            for labeler, rows in task_ratings.groupby("annotator_id", sort=True):
-                labels = []
-                for r in rows.sort_values("item_id").itertuples(index=False):
-                    if field not in r.values:
-                        continue
-                    labels.append(
-                        {
-                            "itemId": r.item_id,
-                            "value": typed_value(study, task_name, field, r.values[field]),
-                            "confidence": r.confidence if isinstance(r.confidence, str) else None,
-                            "timeSpentS": _plain(r.time_spent_s),
-                            "details": {d: r.values[d] for d in details if r.values.get(d)},
-                            "round": r.round,
-                        }
-                    )
-                document = {
-                    **common,
-                    "dimension": field,
-                    "labelerId": labeler,
-                    "task": task_name,
-                    "labels": labels,
-                }
-                out.append(_dump(folder / "labelers" / labeler / f"{field}.json", document))
-            rows = bundle.consensus[
-                (bundle.consensus["task"] == task_name) & (bundle.consensus["field"] == field)
-            ].sort_values("item_id")
-            labels = [
-                {
-                    "itemId": r.item_id,
-                    "value": typed_value(study, task_name, field, r.value, r.value_num),
-                    "status": r.status,
-                    "confidence": _plain(r.confidence),
-                    "nRatings": int(r.n_ratings),
-                }
-                for r in rows.itertuples(index=False)
-            ]
-            document = {
-                **common,
-                "dimension": field,
-                "labelerId": "consensus",
-                "task": task_name,
-                "labels": labels,
-            }
-            out.append(_dump(folder / "labelers" / "consensus" / f"{field}.json", document))
+    for (labeler, task_name, run), labels in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        document = {
+            "exportedAt": bundle.exported_at_iso,
+            "dimension": task_name,
+            "runId": run or bundle.run_id,
+            "labelerId": labeler,
+            "labels": labels,
+        }
+        parts = [labeler, run] if study.run_key and run else [labeler]
+        out.append(_dump(folder.joinpath("labelers", *parts, f"{task_name}.json"), document))
     return out
+
+
+def _iso(stamp) -> str | None:
+    if stamp is None or pd.isna(stamp):
+        return None
+    return pd.Timestamp(stamp).tz_convert("UTC").isoformat().replace("+00:00", "Z")
 
 
 # --- the gold tier as JSONL -------------------------------------------------------------------

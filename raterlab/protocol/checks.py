@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from raterlab.protocol.coefficients import design_problem, field_problem
 from raterlab.protocol.fields import BinaryField, TextField
 from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import BUILTIN_SLICES, RECORD_KEYS, Study, Task
@@ -17,8 +18,10 @@ RESERVED_COLUMNS = ("item", "annotator_id", "time_spent_s")
 """Columns every packet template has besides the task's fields."""
 
 Problem = tuple[str, str]
-IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
-IDENTIFIER_RULE = "must be lowercase letters, digits and '_', starting with a letter"
+TASK_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+TASK_NAME_RULE = "must be lowercase letters, digits, '_' and '-', starting with a letter"
+FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+FIELD_NAME_RULE = "must be letters, digits and '_', starting with a letter"
 
 
 def check_study(study: Study) -> list[Problem]:
@@ -33,17 +36,28 @@ def check_study(study: Study) -> list[Problem]:
         *_check_edge_cases(study),
         *_check_exports(study),
         *_check_metrics(study),
+        *_check_threshold_design(study),
+        *_check_keys(study),
     ]
 
 
 def _check_names(study: Study) -> Iterator[Problem]:
-    """Task and field names become file names, column names and SQL identifiers."""
+    """Task and field names become file names, column names and (quoted) SQL identifiers, so
+    a protocol's own names fit (``trigger-accuracy``, ``triggerCorrect``). SQL identifiers are
+    case-insensitive, so two fields of a task may not differ only in case."""
     for task_name, task in study.tasks.items():
-        if not IDENTIFIER.match(task_name):
-            yield f"tasks.{task_name}", f"task name {task_name!r} {IDENTIFIER_RULE}"
+        if not TASK_NAME.match(task_name):
+            yield f"tasks.{task_name}", f"task name {task_name!r} {TASK_NAME_RULE}"
+        seen: dict[str, str] = {}
         for name in task.fields:
-            if not IDENTIFIER.match(name):
-                yield f"tasks.{task_name}.fields.{name}", f"field name {name!r} {IDENTIFIER_RULE}"
+            if not FIELD_NAME.match(name):
+                yield f"tasks.{task_name}.fields.{name}", f"field name {name!r} {FIELD_NAME_RULE}"
+            if name.lower() in seen:
+                yield (
+                    f"tasks.{task_name}.fields.{name}",
+                    f"field name {name!r} differs from {seen[name.lower()]!r} only in case",
+                )
+            seen.setdefault(name.lower(), name)
 
 
 def _unknown_field(task: Task, name: str) -> str | None:
@@ -189,3 +203,37 @@ def _check_metrics(study: Study) -> Iterator[Problem]:
                 yield here, "k needs the family's rank key"
             if spec.over == "clusters" and not family.cluster:
                 yield here, "over: clusters needs the family's cluster key"
+
+
+def _check_threshold_design(study: Study) -> Iterator[Problem]:
+    """A threshold on a coefficient the design or the named fields never produce is an
+    error here, not a row that fails forever (see :mod:`raterlab.protocol.coefficients`)."""
+    gate = study.thresholds.pilot_gate
+    named = [("thresholds.pilot_gate", gate)] if gate else []
+    named += [(f"thresholds.minimums[{i}]", t) for i, t in enumerate(study.thresholds.minimums)]
+    specs = {n: t.fields[n] for t in study.tasks.values() for n in t.rating_fields}
+    for where, threshold in named:
+        if problem := design_problem(threshold, study.design):
+            yield where, problem
+        if threshold.per == "task":
+            continue
+        for name in threshold.fields or []:
+            if name in specs and (problem := field_problem(threshold, specs[name])):
+                yield where, f"{name}: {problem}"
+        if threshold.slice:
+            key = threshold.slice.split("=", 1)[0]
+            if "=" not in threshold.slice or key not in [*study.slices, "round"]:
+                yield (
+                    f"{where}.slice",
+                    f"must be 'key=value' with a key of slices, not {threshold.slice!r}",
+                )
+
+
+def _check_keys(study: Study) -> Iterator[Problem]:
+    for setting in ("unit_key", "run_key"):
+        key = getattr(study, setting)
+        if key is None:
+            continue
+        for name, task in study.tasks.items():
+            if key not in task.item_keys:
+                yield setting, f"{key!r} is not an item key of task {name!r}"

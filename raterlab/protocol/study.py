@@ -156,6 +156,10 @@ class Threshold(_Strict):
     fields: list[str] | None = Field(default=None, description="Default: every rating field.")
     per: Literal["field", "task"] = "field"
     severity: Literal["warn", "error"] = "warn"
+    slice: str | None = Field(
+        default=None,
+        description="Judge the estimate of one slice (e.g. 'tier=GOLD') instead of 'all'.",
+    )
 
 
 class Thresholds(_Strict):
@@ -164,6 +168,11 @@ class Thresholds(_Strict):
     )
     minimums: list[Threshold] = Field(default_factory=list)
     bands: Literal["landis_koch"] | list[tuple[float, str]] = "landis_koch"
+    coefficient_bands: dict[Coefficient, list[tuple[float, str]]] = Field(
+        default_factory=dict,
+        description="Bands of one coefficient, [(lower bound, label), ...] from -.inf; they "
+        "override `bands` for it (e.g. a protocol's kappa and alpha targets).",
+    )
 
 
 class Adjudicate(_Strict):
@@ -242,6 +251,14 @@ class Study(_Strict):
         description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
     )
 
+    unit_key: str | None = Field(
+        default=None,
+        description="Item key naming the unit several tasks rate (e.g. scenarioId, one item "
+        "per task): the sample keeps or drops a unit's items together; exports name units by it.",
+    )
+    run_key: str | None = Field(
+        default=None, description="Item key naming the evaluation run an item came from."
+    )
     metrics: Metrics | None = Field(
         default=None, description="Metric families over the consensus labels (gold.metrics)."
     )

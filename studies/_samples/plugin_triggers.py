@@ -2764,3 +2764,25 @@ ATTENTION: list[dict[str, object]] = [
         "expected": {"trigger": "no", "completeness": 1},
     },
 ]
+
+# What the labeler reads about each plugin (protocol 002: "Plugin context: name, description,
+# component being tested").
+PLUGIN_DESCRIPTIONS: dict[str, str] = {
+    "db-toolkit": "PostgreSQL helpers: schema migrations, EXPLAIN-based query analysis, a schema design agent and a read-only query tool (MCP).",
+    "k8s-helper": "Kubernetes helpers: pod debugging, manifest generation, a rollout agent and a kubectl tool (MCP) scoped to the current context.",
+    "test-runner": "Runs and triages tests: a test command, flaky-test triage, a coverage hook after edits and a skill that writes tests.",
+    "docs-writer": "Documentation: docstrings, README updates by an agent, changelog generation from commits and architecture decision records.",
+    "security-scan": "Security checks: a pre-commit secrets hook, dependency audit, static analysis and a threat-model agent.",
+}
+
+# The evaluation runs the scenarios came from (protocol 002: ``--run-id``); scenarios are
+# split between them in order.
+RUN_IDS: tuple[str, ...] = ("run-2026-10-28-a41c", "run-2026-11-02-7be9")
+
+# Labeling dimensions of protocol 002 and the judge verdict each one is compared with.
+DIMENSIONS: tuple[str, ...] = (
+    "trigger-accuracy",
+    "code-validity",
+    "technical-accuracy",
+    "completeness",
+)

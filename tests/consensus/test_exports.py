@@ -160,16 +160,16 @@ def test_study_json_shape(cab, tmp_path: Path) -> None:
 def test_labeler_files_shape(mini_bundle, tmp_path: Path) -> None:
     _, bundle = mini_bundle
     paths = labeler_files(bundle, tmp_path)
-    assert tmp_path / "labelers" / "consensus" / "score.json" in paths
-    one = json.loads((tmp_path / "labelers" / "a1" / "relevant.json").read_text())
-    assert set(one) == {"exportedAt", "dimension", "runId", "labelerId", "task", "labels"}
-    assert (one["dimension"], one["labelerId"], one["runId"]) == ("relevant", "a1", "run-2")
+    assert tmp_path / "labelers" / "consensus" / "answer.json" in paths
+    one = json.loads((tmp_path / "labelers" / "a1" / "check.json").read_text())
+    assert set(one) == {"exportedAt", "dimension", "runId", "labelerId", "labels"}
+    assert (one["dimension"], one["labelerId"], one["runId"]) == ("check", "a1", "run-2")
     assert one["exportedAt"].endswith("Z")
     label = one["labels"][0]
-    assert set(label) == {"itemId", "value", "confidence", "timeSpentS", "details", "round"}
-    assert label["value"] in (0, 1)
-    consensus = json.loads((tmp_path / "labelers" / "consensus" / "score.json").read_text())
-    assert {"itemId", "value", "status", "confidence", "nRatings"} == set(consensus["labels"][0])
+    assert {"itemId", "relevant", "sufficient", "confidence", "timestamp"} <= set(label)
+    assert isinstance(label["relevant"], bool) and label["timestamp"].endswith("Z")
+    consensus = json.loads((tmp_path / "labelers" / "consensus" / "answer.json").read_text())
+    assert {"itemId", "status"} <= set(consensus["labels"][0])
 
 
 def test_gold_tier_jsonl_shape(mini_bundle, tmp_path: Path) -> None:
