@@ -40,10 +40,11 @@ def field_problem(threshold: Threshold, spec: object) -> str | None:
     level = "ordinal" if isinstance(spec, LikertField) else "nominal"
     offered = ORDINAL if level == "ordinal" else NOMINAL
     if threshold.coefficient not in offered:
-        return f"{threshold.coefficient} is not computed for {level} fields (use one of {', '.join(offered)})"
-    if threshold.coefficient == "krippendorff_alpha" and threshold.level:
-        if threshold.level not in ALPHA_LEVELS[level]:
-            return f"alpha at level {threshold.level} is not computed for {level} fields"
+        choices = ", ".join(offered)
+        return f"{threshold.coefficient} is not computed for {level} fields (use one of {choices})"
+    alpha = threshold.coefficient == "krippendorff_alpha"
+    if alpha and threshold.level and threshold.level not in ALPHA_LEVELS[level]:
+        return f"alpha at level {threshold.level} is not computed for {level} fields"
     return None
 
 
