@@ -658,13 +658,12 @@ def build_empathy(rng: random.Random) -> list[Record]:
 
 
 # ---------------------------------------------------------------------- gold_tiers
-_PER_TASK = 260
 
 
 def _uncertainty(rng: random.Random, flawed: bool, adversarial: bool) -> float:
-    u = rng.betavariate(5.2, 2.0) if flawed else rng.betavariate(2.4, 3.0)
+    u = rng.betavariate(*gt.UNCERTAINTY_BETA["flawed" if flawed else "sound"])
     if adversarial:
-        u += 0.12
+        u += gt.ADVERSARIAL_UNCERTAINTY_SHIFT
     return round(min(max(u, 0.0), 1.0), 3)
 
 
@@ -707,12 +706,12 @@ def _factual_qa(rng: random.Random) -> list[dict[str, Any]]:
                 }
             )
     rng.shuffle(cases)
-    return cases[:_PER_TASK]
+    return cases[: gt.CASES_PER_TASK["factual_qa"]]
 
 
 def _summarization(rng: random.Random) -> list[dict[str, Any]]:
     cases = []
-    per_doc = allocate(_PER_TASK, [1.0] * len(gt.DOCUMENTS))
+    per_doc = allocate(gt.CASES_PER_TASK["summarization"], [1.0] * len(gt.DOCUMENTS))
     for doc, n in zip(gt.DOCUMENTS, per_doc, strict=True):
         for _ in range(n):
             slots = doc.make_slots(rng)
@@ -764,7 +763,7 @@ def _code_output(
 
 def _code_generation(rng: random.Random) -> list[dict[str, Any]]:
     weights = [0.55 if t.adversarial else 1.0 for t in gt.CODE_TASKS]
-    counts = allocate(_PER_TASK, weights)
+    counts = allocate(gt.CASES_PER_TASK["code_generation"], weights)
     cases = []
     for task, n in zip(gt.CODE_TASKS, counts, strict=True):
         assert task.lang != "python" or parses(task.solution), task.prompts[0]
@@ -825,7 +824,7 @@ def _uncite(text: str) -> str:
 
 def _rag_synthesis(rng: random.Random) -> list[dict[str, Any]]:
     weights = [0.55 if t.adversarial else 1.0 for t in gt.RAG_TOPICS]
-    counts = allocate(_PER_TASK, weights)
+    counts = allocate(gt.CASES_PER_TASK["rag_synthesis"], weights)
     cases = []
     for topic, n in zip(gt.RAG_TOPICS, counts, strict=True):
         orders = list(permutations(topic.sources))
@@ -889,7 +888,7 @@ def build_gold_tiers(rng: random.Random) -> list[Record]:
     records: list[Record] = []
     for task, prefix, build in tasks:
         cases = build(rng)
-        assert len(cases) == _PER_TASK, (task, len(cases))
+        assert len(cases) == gt.CASES_PER_TASK[task], (task, len(cases))
         for i, case in enumerate(cases, start=1):
             fields = {
                 "case_id": f"{prefix}-{i:04d}",

@@ -116,6 +116,19 @@ class Routing(_Strict):
 
     default: str = "GOLD"
     rules: list[RoutingRule] = Field(default_factory=list)
+    targets: dict[str, float] = Field(
+        default_factory=dict,
+        description="Intended share of sampled items per tier, e.g. {GOLD: 0.4, TRIAGE: 0.6}.",
+    )
+    target_tolerance: float = Field(
+        default=0.05, gt=0, lt=1, description="Warn when a routed share is further off."
+    )
+
+    @model_validator(mode="after")
+    def _targets(self) -> Routing:
+        if self.targets and abs(sum(self.targets.values()) - 1) > 1e-6:
+            raise ValueError(f"targets must sum to 1, not {sum(self.targets.values()):g}")
+        return self
 
     @property
     def tiers(self) -> list[str]:
