@@ -117,6 +117,9 @@ def _check_design(study: Study) -> Iterator[Problem]:
     for tier in study.routing.targets:
         if tier not in tiers:
             yield "routing.targets", f"tier {tier!r} is never assigned by routing"
+    for tier in study.tiers:
+        if tier not in tiers:
+            yield f"tiers.{tier}", f"tier {tier!r} is never assigned by routing"
     for tier in study.consensus.adjudicate.binary_disagreement_tiers:
         if tier not in tiers:
             yield "consensus.adjudicate.binary_disagreement_tiers", f"unknown tier {tier!r}"

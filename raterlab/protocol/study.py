@@ -135,6 +135,19 @@ class Routing(_Strict):
         return list(dict.fromkeys([*(r.tier for r in self.rules), self.default]))
 
 
+class TierPolicy(_Strict):
+    """What one tier costs and promises: cost per case, labeler throughput, and the accuracy
+    noise floor its claims carry (disclosed in its export)."""
+
+    cost_per_case: float | None = Field(default=None, ge=0, description="Labeling cost per case.")
+    cases_per_labeler_day: float | None = Field(
+        default=None, gt=0, description="Cases one labeler finishes per day in this tier."
+    )
+    noise_floor: float | None = Field(
+        default=None, ge=0, le=1, description="Accepted label noise of this tier (e.g. 0.05)."
+    )
+
+
 class Sampling(_Strict):
     """Proportional stratified sample of ``n`` items (per task) over the ``strata`` keys."""
 
@@ -264,6 +277,9 @@ class Study(_Strict):
         description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
     )
 
+    tiers: dict[str, TierPolicy] = Field(
+        default_factory=dict, description="Cost, throughput and noise floor per routing tier."
+    )
     unit_key: str | None = Field(
         default=None,
         description="Item key naming the unit several tasks rate (e.g. scenarioId, one item "
