@@ -215,6 +215,20 @@ def cheat_sheet() -> str:
 
 
 # ---------------------------------------------------------------------- rag_triplet
+GROUNDING_LABELS = (
+    "support_present",
+    "unsupported_claim_present",
+    "contradicted_claim_present",
+    "source_cited",
+    "fabricated_source",
+)
+
+
+def _intended(labels: dict[str, int]) -> dict[str, int]:
+    """The labels the material is written to carry, as hidden ``intended_<label>`` keys."""
+    return {f"intended_{name}": value for name, value in labels.items()}
+
+
 def build_rag_triplet(rng: random.Random) -> list[Record]:
     chunks = {c.key: c for c in rag.CHUNKS}
     chunk_ids = {c.key: f"nsd-{i:03d}" for i, c in enumerate(rag.CHUNKS, start=1)}
@@ -234,6 +248,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
         picked += rng.sample(pool, n - len(picked))
         score_range = {"relevant": (0.8, 0.93), "misleading": (0.74, 0.9), "partial": (0.64, 0.82)}
         scored = []
+        chunk_kind: dict[str, str] = {}
         for key in picked:
             kind = (
                 "relevant"
@@ -246,6 +261,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
             )
             lo, hi = score_range.get(kind, (0.42, 0.68))
             scored.append((round(rng.uniform(lo, hi), 3), key))
+            chunk_kind[key] = kind
         scored.sort(key=lambda t: (-t[0], t[1]))
         contexts = []
         for rank, (score, key) in enumerate(scored, start=1):
@@ -259,6 +275,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
                 "rank": rank,
                 "retrieval_score": score,
                 "system": rag.SYSTEM,
+                **_intended(rag.INTENDED_RETRIEVAL[chunk_kind[key]]),
             }
             records.append(make_record(f"{qid}-c{rank}", "retrieval", fields))
             contexts.append(
@@ -266,23 +283,36 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
             )
         flawed = rng.random() < 0.45
         if qi - 1 in rag.OFF_SCRIPT:
-            kinds.append(rag.OFF_SCRIPT[qi - 1][0])
-            answer = rag.OFF_SCRIPT[qi - 1][1]
+            kind, answer = rag.OFF_SCRIPT[qi - 1]
         elif flawed:
-            kinds.append(q.flaw)
-            answer = q.flawed
+            kind, answer = q.flaw, q.flawed
         else:
-            answer = q.answer
+            kind, answer = "good", q.answer
             cited = [chunks[k].source for _, k in scored if k in relevant]
             if cited and rng.random() < 0.35:
                 answer += f" (Source: {cited[0]})"
+        kinds.append(kind)
+        intended = rag.intended_answer(
+            kind,
+            cited="docs/" in answer,
+            fabricated=kind == "fabricated_source",
+            retrieved=bool(relevant),
+        )
         base = {"query_id": qid, "query": q.query, "answer": answer}
+        grounding = {k: v for k, v in intended.items() if k in GROUNDING_LABELS}
+        generation = {k: v for k, v in intended.items() if k not in GROUNDING_LABELS}
         records.append(
             make_record(
-                f"{qid}-grd", "grounding", {**base, "contexts": contexts, "system": rag.SYSTEM}
+                f"{qid}-grd",
+                "grounding",
+                {**base, "contexts": contexts, "system": rag.SYSTEM, **_intended(grounding)},
             )
         )
-        records.append(make_record(f"{qid}-gen", "generation", {**base, "system": rag.SYSTEM}))
+        records.append(
+            make_record(
+                f"{qid}-gen", "generation", {**base, "system": rag.SYSTEM, **_intended(generation)}
+            )
+        )
     flaws = {q.flaw for q in rag.QUERIES} | {kind for kind, _ in rag.OFF_SCRIPT.values()}
     assert flaws <= set(kinds), f"answer flaws missing from the sample: {flaws - set(kinds)}"
     for i, (query, chunk) in enumerate(rag.ATTENTION, start=1):
@@ -295,6 +325,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
             "rank": rng.randint(3, 5),
             "retrieval_score": round(rng.uniform(0.35, 0.45), 3),
             "system": rag.SYSTEM,
+            **_intended(rag.INTENDED_RETRIEVAL["irrelevant"]),
         }
         records.append(
             make_record(

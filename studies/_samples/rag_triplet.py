@@ -1320,3 +1320,39 @@ OFF_SCRIPT: dict[int, tuple[str, str]] = {
         ),
     ),
 }
+
+# The labels each kind of material is written to carry (hidden ``intended_<label>`` keys of
+# the generations; the simulated annotators' truth follows them, see raterlab.simulate.truth).
+# Chunks by how they relate to their query:
+INTENDED_RETRIEVAL: dict[str, dict[str, int]] = {
+    "relevant": {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0},
+    "partial": {"topically_relevant": 1, "evidence_sufficient": 0, "misleading": 0},
+    "misleading": {"topically_relevant": 1, "evidence_sufficient": 0, "misleading": 1},
+    "irrelevant": {"topically_relevant": 0, "evidence_sufficient": 0, "misleading": 0},
+}
+_GROUNDING = ("support_present", "unsupported_claim_present", "contradicted_claim_present")
+_GENERATION = ("proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content")
+# Answers by kind: (support, unsupported claim, contradicted claim) and the generation labels;
+# citations are read off the answer text.
+INTENDED_ANSWER: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    "good": ((1, 0, 0), (1, 1, 1, 0, 0)),
+    "unsupported": ((1, 1, 0), (1, 1, 0, 0, 0)),
+    "contradicted": ((1, 1, 1), (1, 1, 0, 0, 0)),
+    "fabricated_source": ((1, 1, 0), (1, 1, 0, 0, 0)),
+    "outdated": ((1, 1, 1), (1, 1, 0, 0, 0)),
+    "refusal": ((0, 0, 0), (0, 0, 0, 1, 0)),
+    "clarification": ((0, 0, 0), (0, 0, 0, 1, 0)),
+    "off_topic": ((0, 1, 0), (1, 0, 0, 1, 0)),
+    "unsafe": ((0, 1, 0), (1, 1, 0, 0, 1)),
+}
+
+
+def intended_answer(kind: str, cited: bool, fabricated: bool, retrieved: bool) -> dict[str, int]:
+    """Intended grounding and generation labels of an answer of ``kind``. A sound answer
+    whose supporting chunks were not retrieved is unsupported by its context set."""
+    grounding, generation = INTENDED_ANSWER[kind]
+    if kind == "good" and not retrieved:
+        grounding = (0, 1, 0)
+    labels = dict(zip(_GROUNDING, grounding, strict=True))
+    labels |= {"source_cited": int(cited), "fabricated_source": int(fabricated)}
+    return labels | dict(zip(_GENERATION, generation, strict=True))
