@@ -88,7 +88,10 @@ class Design(_Strict):
         default=False, description="Give every annotator the calibration items first."
     )
     batch_size: int | None = Field(
-        default=None, gt=0, description="Main-round items per annotator per batch."
+        default=None,
+        gt=0,
+        description="Main-round items per annotator per batch (a week of work); the week's "
+        "spot checks come on top.",
     )
     time_floor_s: float = Field(default=0, ge=0, description="Faster than this is rushed.")
     seed: int
