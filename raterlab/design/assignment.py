@@ -80,10 +80,16 @@ def _spot_checks(study: Study, main: pd.DataFrame, rng: np.random.Generator) -> 
     rows = []
     for _, week in single.groupby("batch", sort=True):
         n_spot = round(study.design.spot_check * len(week))
-        for i in rng.choice(len(week), size=n_spot, replace=False) if n_spot else []:
-            row = week.iloc[i]
-            others = {a: n for a, n in load.items() if a != row["annotator_id"]}
-            [checker] = _least_loaded(others, 1, rng)
+        candidates = [week.iloc[i] for i in rng.permutation(len(week))]
+        for _ in range(n_spot):
+            # the least-loaded annotator checks an item someone else rated: keeps load even
+            for checker in _least_loaded(load, len(load), rng):
+                row = next((r for r in candidates if r["annotator_id"] != checker), None)
+                if row is not None:
+                    break
+            if row is None:  # one annotator: nobody else can check
+                break
+            candidates = [r for r in candidates if r is not row]
             load[checker] += 1
             rows.append({**row.to_dict(), "annotator_id": checker, "spot_check": True})
     return pd.DataFrame(rows, columns=main.columns)
