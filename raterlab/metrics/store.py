@@ -6,7 +6,7 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.consensus.schema import Column
+from raterlab.consensus.schema import Column, ddl
 
 TABLE = "gold.metrics"
 
@@ -36,6 +36,5 @@ METRICS = (
 def write_metrics(con: duckdb.DuckDBPyConnection, study: str, frame: pd.DataFrame) -> int:
     """Replace ``study``'s rows of ``gold.metrics`` (typed table, one transaction)."""
     con.execute("CREATE SCHEMA IF NOT EXISTS gold")
-    columns = ", ".join(f'"{c.name}" {c.type}' for c in METRICS)
-    con.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} ({columns})")
+    con.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} ({ddl(METRICS)})")
     return warehouse.replace_study_rows(con, TABLE, study, frame)
