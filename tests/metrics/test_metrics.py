@@ -189,3 +189,41 @@ def test_metric_declaration_errors_name_the_path() -> None:
         "field 'helpful' is not a binary field of task 'retrieval'",
     ) in problems
     assert (where + "relevance_precision_at_k", "k needs the family's rank key") in problems
+
+
+def test_gold_table_and_export(tmp_path) -> None:
+    import json
+
+    import duckdb
+
+    from raterlab.consensus.schema import ADJUDICATIONS, names
+    from raterlab.exports import ExportBundle
+    from raterlab.exports.formats import system_metrics
+    from raterlab.metrics import write_metrics
+
+    rows = [
+        (f"q{i}-gen", "generation", f"q{i}", 0, "s", {"unsafe_content": int(i < 2)})
+        for i in range(10)
+    ]
+    items, consensus = _tables(rows)
+    study = _study()
+    frame = compute_metrics(study, items, consensus)
+    con = duckdb.connect()
+    assert write_metrics(con, "rag_triplet", frame) == len(frame)
+    assert write_metrics(con, "rag_triplet", frame) == len(frame)  # replaced, not appended
+    stored = con.sql("SELECT metric, estimate, n FROM gold.metrics").df().set_index("metric")
+    assert len(stored) == len(frame)
+    assert stored.loc["unsafe_rate", "estimate"] == pytest.approx(0.2)
+    bundle = ExportBundle(
+        study=study,
+        items=items,
+        consensus=consensus,
+        adjudications=pd.DataFrame(columns=names(ADJUDICATIONS)[1:]),
+        labels=pd.DataFrame(),
+    )
+    csv_path, json_path = system_metrics(bundle, tmp_path)
+    document = json.loads(json_path.read_text())
+    unsafe = document["systems"]["s"]["generation"]["unsafe_rate"]
+    assert unsafe["estimate"] == pytest.approx(0.2) and unsafe["interval"] == "wilson"
+    assert unsafe["ci"] == pytest.approx(list(wilson_interval(2, 10)))
+    assert pd.read_csv(csv_path).shape[0] == len(frame)
