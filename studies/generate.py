@@ -377,7 +377,7 @@ def _judge(
     """
     expected, component = scenario["expected"], scenario["component"]
     variant, note = scenario["variant"], scenario["note"]
-    flip_trigger = rng.random() < (0.14 if scenario["complexity"] == "ambiguous" else 0.06)
+    flip_trigger = rng.random() < (0.14 if scenario["complexity"] == "edge_case" else 0.06)
     flip_code = scenario["has_code"] == "yes" and rng.random() < 0.07
     flip_correct = rng.random() < 0.12
     trigger = truth["trigger"] != flip_trigger

@@ -305,7 +305,7 @@ TEMPLATES: list[Template] = [
     ),
     _t(
         "db-toolkit:migrate-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Queries filtering `{table}` by `{col}` are slow in prod. Add an index for it.",
             "can you add an index on {table}.{col}? the table has ~{rows}M rows in production",
@@ -561,7 +561,7 @@ TEMPLATES: list[Template] = [
     ),
     _t(
         "db-toolkit:schema-agent",
-        "multi_step",
+        "complex",
         (
             "Design the Postgres tables for {thing}.",
             "I'm starting {thing_short}. Can you propose a schema?",
@@ -818,7 +818,7 @@ CREATE TABLE point_transactions (
     # ================================================================== k8s-helper
     _t(
         "k8s-helper:debug-pod-skill",
-        "multi_step",
+        "complex",
         (
             "Pod `{pod}` in `{ns}` keeps restarting. Can you figure out why?",
             "{deploy} is in CrashLoopBackOff in {ns}, what's going on?",
@@ -1240,7 +1240,7 @@ livenessProbe:
     ),
     _t(
         "k8s-helper:rollout-agent",
-        "multi_step",
+        "complex",
         (
             "Roll back {deploy} in {ns} to the previous version, the new one is throwing 500s.",
             "{deploy} release from this morning is broken (5xx spike). Please revert it.",
@@ -1585,7 +1585,7 @@ def parse_iso(value: str) -> datetime:
     ),
     _t(
         "test-runner:flaky-triage",
-        "multi_step",
+        "complex",
         (
             "`{test}` fails randomly on CI, maybe 1 in 10 runs. Can you find out why?",
             "{test} is flaky. Please triage.",
@@ -1757,7 +1757,7 @@ def clear_price_cache()
     ),
     _t(
         "test-runner:write-tests-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Write unit tests for `{func}` in `{file}`.",
             "we have no tests for {func}, can you add some?",
@@ -2118,7 +2118,7 @@ def backoff_delays(base: float, factor: float, attempts: int) -> list[float]:
     ),
     _t(
         "docs-writer:readme-agent",
-        "multi_step",
+        "complex",
         (
             "Write a README for this repo.",
             "our README is empty, can you write a proper one?",
@@ -2295,7 +2295,7 @@ def backoff_delays(base: float, factor: float, attempts: int) -> list[float]:
     ),
     _t(
         "docs-writer:adr-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Write an ADR for moving from {a} to {b}.",
             "we decided to switch from {a} to {b}, can you document the decision?",
@@ -2493,7 +2493,7 @@ def backoff_delays(base: float, factor: float, attempts: int) -> list[float]:
     ),
     _t(
         "security-scan:sast-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Review `{file}` for security issues before I open the PR.",
             "any security problems in {file}?",
@@ -2646,7 +2646,7 @@ def make_thumbnail(filename: str) -> Path:
     ),
     _t(
         "security-scan:threat-model-agent",
-        "ambiguous",
+        "edge_case",
         (
             "Threat-model {feature} before we ship it.",
             "what could go wrong security-wise with {feature}?",

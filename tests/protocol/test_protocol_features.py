@@ -96,3 +96,17 @@ def test_coefficient_bands_parse_from_yaml_infinity() -> None:
     data["thresholds"] = {"coefficient_bands": yaml.safe_load(text)}
     study = parse_study(data)
     assert study.thresholds.coefficient_bands["fleiss_kappa"][0] == (float("-inf"), "below")
+
+
+@pytest.mark.parametrize("name", ["rag_triplet", "plugin_triggers", "gold_tiers"])
+def test_bundled_guides_hold_no_hidden_value(name: str) -> None:
+    """A guide goes into every packet: a hidden value in it (a stratum name, say) would fail
+    the blocking leak check and hold the whole study back."""
+    from raterlab.design.generations import read_generations
+    from raterlab.design.verify import hidden_needles
+    from raterlab.protocol import load_study
+    from tests.conftest import STUDIES
+
+    study = load_study(STUDIES / f"{name}.yaml")
+    text = study.path_of(study.guide).read_text(encoding="utf-8")
+    assert not sorted(n for n in hidden_needles(study, read_generations(study)) if n in text)
