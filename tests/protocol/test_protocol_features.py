@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from raterlab.protocol import parse_study
 from raterlab.protocol.load import StudyError
 from tests.conftest import MINI_STUDY
