@@ -10,6 +10,7 @@ from assets.partitions import study_partitions
 from raterlab import warehouse as wh
 from raterlab.adjudication.packets import sealed_tiebreak_rows
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
+from raterlab.design.cost import tier_costs
 from raterlab.design.rounds import in_round
 from resources import Raterlab
 
@@ -91,18 +92,22 @@ def routed_items_asset(
     context: dg.AssetExecutionContext, raterlab: Raterlab
 ) -> dg.MaterializeResult:
     """Each ordinary item's tier (and the rule that set it), stratum and sample membership,
-    in ``staging.routed_items``."""
+    in ``staging.routed_items``; with the study's ``tiers:``, the labeling cost and labeler-days
+    per tier in ``gold.tier_costs``."""
     study = raterlab.study(context.partition_key)
     routed = routed_items(study, _generations(raterlab, study.name))
     _write(raterlab, "staging.routed_items", study.name, routed)
     sampled = routed[routed["sampled"]]
-    return dg.MaterializeResult(
-        metadata={
-            "items": len(routed),
-            "sampled": len(sampled),
-            "tiers": dg.MetadataValue.json(sampled["tier"].value_counts().to_dict()),
-        }
-    )
+    metadata = {
+        "items": len(routed),
+        "sampled": len(sampled),
+        "tiers": dg.MetadataValue.json(sampled["tier"].value_counts().to_dict()),
+    }
+    if study.tiers:
+        costs = tier_costs(study, routed)
+        _write(raterlab, "gold.tier_costs", study.name, costs)
+        metadata["cost"] = dg.MetadataValue.md(costs.round(3).to_markdown(index=False))
+    return dg.MaterializeResult(metadata=metadata)
 
 
 @dg.asset(

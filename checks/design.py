@@ -3,8 +3,16 @@ its assigned rows; no packet file holds a hidden value."""
 
 import dagster as dg
 
-from assets.design import _generations, _study_frame, assignments, main_packets, pilot_packets
+from assets.design import (
+    _generations,
+    _study_frame,
+    assignments,
+    main_packets,
+    pilot_packets,
+    routed_items_asset,
+)
 from raterlab.design.rounds import in_round
+from raterlab.design.shares import share_problems, tier_shares
 from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
 from resources import Raterlab
 
@@ -27,6 +35,23 @@ def assignment_matches_design(
     routed = _study_frame(raterlab, "staging.routed_items", study.name)
     table = _study_frame(raterlab, "staging.assignments", study.name)
     return _result(*verify_assignments(study, routed, table))
+
+
+@dg.asset_check(asset=routed_items_asset)
+def routed_shares_near_targets(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Each tier's share of the routed items is within ``routing.target_tolerance`` of the
+    study's ``routing.targets`` (a warning: the routing rules decide, the targets check)."""
+    study = raterlab.study(context.partition_key)
+    shares = tier_shares(study, _study_frame(raterlab, "staging.routed_items", study.name))
+    problems = share_problems(study, shares)
+    metadata = {"shares": dg.MetadataValue.md(shares.round(3).to_markdown(index=False))}
+    if problems:
+        metadata["problems"] = dg.MetadataValue.md("\n".join(f"- {p}" for p in problems))
+    return dg.AssetCheckResult(
+        passed=not problems, severity=dg.AssetCheckSeverity.WARN, metadata=metadata
+    )
 
 
 def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.AssetChecksDefinition]:
@@ -53,6 +78,7 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
 
 design_checks = [
     assignment_matches_design,
+    routed_shares_near_targets,
     *_packet_checks(pilot_packets, "pilot"),
     *_packet_checks(main_packets, "main"),
 ]

@@ -6,6 +6,7 @@ from assets.agreement import agreement_assets
 from assets.consensus import consensus_assets
 from assets.design import design_assets
 from assets.ingest import ingest_assets
+from assets.metrics import metrics_assets
 from assets.quality import quality_assets
 from checks.agreement import agreement_checks
 from checks.consensus import consensus_checks
@@ -24,6 +25,7 @@ defs = dg.Definitions(
         *agreement_assets,
         *quality_assets,
         *consensus_assets,
+        *metrics_assets,
     ],
     asset_checks=[
         *design_checks,

@@ -9,8 +9,9 @@ UTF-8, keys in a fixed order) and the study's guide file where it has one
 - ``rag_triplet``: 40 queries over the Nimbus Store docs, each with 4-5 retrieved chunks
   (``retrieval``), the answer with its context set (``grounding``) and alone
   (``generation``), plus 2 attention checks.
-- ``plugin_triggers``: 150 agent-plugin scenarios with the LLM judge's (hidden) verdicts,
-  plus 2 attention checks.
+- ``plugin_triggers``: 150 agent-plugin scenarios from two evaluation runs with the LLM
+  judge's (hidden) verdicts, one record per scenario and labeling dimension (the study's four
+  tasks), plus 2 attention scenarios.
 - ``empathy``: 130 replies to emotional disclosures, 10 calibration and 3 attention items.
 - ``gold_tiers``: 1,040 cases over four task types.
 
@@ -233,10 +234,25 @@ def cheat_sheet() -> str:
 
 
 # ---------------------------------------------------------------------- rag_triplet
+GROUNDING_LABELS = (
+    "support_present",
+    "unsupported_claim_present",
+    "contradicted_claim_present",
+    "source_cited",
+    "fabricated_source",
+)
+
+
+def _intended(labels: dict[str, int]) -> dict[str, int]:
+    """The labels the material is written to carry, as hidden ``intended_<label>`` keys."""
+    return {f"intended_{name}": value for name, value in labels.items()}
+
+
 def build_rag_triplet(rng: random.Random) -> list[Record]:
     chunks = {c.key: c for c in rag.CHUNKS}
     chunk_ids = {c.key: f"nsd-{i:03d}" for i, c in enumerate(rag.CHUNKS, start=1)}
     records: list[Record] = []
+    kinds: list[str] = []
     for qi, q in enumerate(rag.QUERIES, start=1):
         qid = f"q{qi:03d}"
         n = rng.choice([4, 5, 5])
@@ -251,6 +267,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
         picked += rng.sample(pool, n - len(picked))
         score_range = {"relevant": (0.8, 0.93), "misleading": (0.74, 0.9), "partial": (0.64, 0.82)}
         scored = []
+        chunk_kind: dict[str, str] = {}
         for key in picked:
             kind = (
                 "relevant"
@@ -263,6 +280,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
             )
             lo, hi = score_range.get(kind, (0.42, 0.68))
             scored.append((round(rng.uniform(lo, hi), 3), key))
+            chunk_kind[key] = kind
         scored.sort(key=lambda t: (-t[0], t[1]))
         contexts = []
         for rank, (score, key) in enumerate(scored, start=1):
@@ -276,25 +294,46 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
                 "rank": rank,
                 "retrieval_score": score,
                 "system": rag.SYSTEM,
+                **_intended(rag.INTENDED_RETRIEVAL[chunk_kind[key]]),
             }
             records.append(make_record(f"{qid}-c{rank}", "retrieval", fields))
             contexts.append(
                 {"chunk_id": chunk_ids[key], "source": chunk.source, "text": chunk.text}
             )
-        if rng.random() < 0.45:
-            answer = q.flawed
+        flawed = rng.random() < 0.45
+        if qi - 1 in rag.OFF_SCRIPT:
+            kind, answer = rag.OFF_SCRIPT[qi - 1]
+        elif flawed:
+            kind, answer = q.flaw, q.flawed
         else:
-            answer = q.answer
+            kind, answer = "good", q.answer
             cited = [chunks[k].source for _, k in scored if k in relevant]
             if cited and rng.random() < 0.35:
                 answer += f" (Source: {cited[0]})"
+        kinds.append(kind)
+        intended = rag.intended_answer(
+            kind,
+            cited="docs/" in answer,
+            fabricated=kind == "fabricated_source",
+            retrieved=bool(relevant),
+        )
         base = {"query_id": qid, "query": q.query, "answer": answer}
+        grounding = {k: v for k, v in intended.items() if k in GROUNDING_LABELS}
+        generation = {k: v for k, v in intended.items() if k not in GROUNDING_LABELS}
         records.append(
             make_record(
-                f"{qid}-grd", "grounding", {**base, "contexts": contexts, "system": rag.SYSTEM}
+                f"{qid}-grd",
+                "grounding",
+                {**base, "contexts": contexts, "system": rag.SYSTEM, **_intended(grounding)},
             )
         )
-        records.append(make_record(f"{qid}-gen", "generation", {**base, "system": rag.SYSTEM}))
+        records.append(
+            make_record(
+                f"{qid}-gen", "generation", {**base, "system": rag.SYSTEM, **_intended(generation)}
+            )
+        )
+    flaws = {q.flaw for q in rag.QUERIES} | {kind for kind, _ in rag.OFF_SCRIPT.values()}
+    assert flaws <= set(kinds), f"answer flaws missing from the sample: {flaws - set(kinds)}"
     for i, (query, chunk) in enumerate(rag.ATTENTION, start=1):
         fields = {
             "query_id": f"att{i}",
@@ -305,6 +344,7 @@ def build_rag_triplet(rng: random.Random) -> list[Record]:
             "rank": rng.randint(3, 5),
             "retrieval_score": round(rng.uniform(0.35, 0.45), 3),
             "system": rag.SYSTEM,
+            **_intended(rag.INTENDED_RETRIEVAL["irrelevant"]),
         }
         records.append(
             make_record(
@@ -356,7 +396,7 @@ def _judge(
     """
     expected, component = scenario["expected"], scenario["component"]
     variant, note = scenario["variant"], scenario["note"]
-    flip_trigger = rng.random() < (0.14 if scenario["complexity"] == "ambiguous" else 0.06)
+    flip_trigger = rng.random() < (0.14 if scenario["complexity"] == "edge_case" else 0.06)
     flip_code = scenario["has_code"] == "yes" and rng.random() < 0.07
     flip_correct = rng.random() < 0.12
     trigger = truth["trigger"] != flip_trigger
@@ -389,13 +429,44 @@ def _judge(
     else:
         second = "The answer is accurate and covers the request."
     return {
-        "judge_trigger": "yes" if trigger else "no",
-        "judge_code_valid": code_valid,
-        "judge_correct": correct,
-        "judge_completeness": completeness,
+        "judge_triggerCorrect": trigger,
+        "judge_codeParses": code_valid,
+        "judge_codeRuns": code_valid,
+        "judge_technicallyCorrect": correct,
+        "judge_completenessScore": completeness,
         "judge_confidence": round(confidence, 2),
         "judge_rationale": f"{first} {second}",
     }
+
+
+_ATTENTION_FIELDS = {
+    "trigger": ("trigger-accuracy", "triggerCorrect"),
+    "technically_correct": ("technical-accuracy", "technicallyCorrect"),
+    "completeness": ("completeness", "completenessScore"),
+}
+
+
+def _scenario_records(
+    scenario_id: str, run_id: str, fields: Record, expected: dict[str, Any] | None = None
+) -> list[Record]:
+    """One record per labeling dimension (a task of the study) for one scenario."""
+    base = {
+        "scenarioId": scenario_id,
+        "runId": run_id,
+        "plugin": fields["plugin"],
+        "plugin_description": plg.PLUGIN_DESCRIPTIONS[fields["plugin"]],
+        **{k: v for k, v in fields.items() if k != "plugin"},
+    }
+    if expected is None:
+        return [make_record(f"{scenario_id}:{d}", d, base) for d in plg.DIMENSIONS]
+    by_task: dict[str, dict[str, Any]] = {}
+    for key, value in expected.items():
+        task, field = _ATTENTION_FIELDS[key]
+        by_task.setdefault(task, {})[field] = int(value == "yes") if key == "trigger" else value
+    return [
+        make_record(f"{scenario_id}:{task}", task, base, role="attention", expected=want)
+        for task, want in by_task.items()
+    ]
 
 
 def build_plugin_triggers(rng: random.Random) -> list[Record]:
@@ -503,28 +574,27 @@ def build_plugin_triggers(rng: random.Random) -> list[Record]:
                 },
             ),
         }
-        records.append(make_record(f"s{n:04d}", "scenario", fields))
+        run = plg.RUN_IDS[(n - 1) * len(plg.RUN_IDS) // len(scenarios)]
+        records += _scenario_records(f"scenario-{n:03d}", run, fields)
 
     for i, att in enumerate(plg.ATTENTION, start=1):
         fields = {k: v for k, v in att.items() if k != "expected"}
         fields.update(
             {
-                "judge_trigger": "yes" if att["component"] == att["expected_component"] else "no",
-                "judge_code_valid": True,
-                "judge_correct": False,
-                "judge_completeness": 1,
+                "judge_triggerCorrect": att["component"] == att["expected_component"],
+                "judge_codeParses": True,
+                "judge_codeRuns": True,
+                "judge_technicallyCorrect": False,
+                "judge_completenessScore": 1,
                 "judge_confidence": 0.96,
                 "judge_rationale": "The answer has nothing to do with the request.",
             }
         )
-        records.append(
-            make_record(
-                f"att{i:02d}",
-                "scenario",
-                fields,
-                role="attention",
-                expected=att["expected"],  # type: ignore[arg-type]
-            )
+        records += _scenario_records(
+            f"attention-{i:02d}",
+            plg.RUN_IDS[-1],
+            fields,
+            expected=att["expected"],  # type: ignore[arg-type]
         )
     return records
 
@@ -652,13 +722,12 @@ def build_empathy(rng: random.Random) -> list[Record]:
 
 
 # ---------------------------------------------------------------------- gold_tiers
-_PER_TASK = 260
 
 
 def _uncertainty(rng: random.Random, flawed: bool, adversarial: bool) -> float:
-    u = rng.betavariate(5.2, 2.0) if flawed else rng.betavariate(2.4, 3.0)
+    u = rng.betavariate(*gt.UNCERTAINTY_BETA["flawed" if flawed else "sound"])
     if adversarial:
-        u += 0.12
+        u += gt.ADVERSARIAL_UNCERTAINTY_SHIFT
     return round(min(max(u, 0.0), 1.0), 3)
 
 
@@ -701,12 +770,12 @@ def _factual_qa(rng: random.Random) -> list[dict[str, Any]]:
                 }
             )
     rng.shuffle(cases)
-    return cases[:_PER_TASK]
+    return cases[: gt.CASES_PER_TASK["factual_qa"]]
 
 
 def _summarization(rng: random.Random) -> list[dict[str, Any]]:
     cases = []
-    per_doc = allocate(_PER_TASK, [1.0] * len(gt.DOCUMENTS))
+    per_doc = allocate(gt.CASES_PER_TASK["summarization"], [1.0] * len(gt.DOCUMENTS))
     for doc, n in zip(gt.DOCUMENTS, per_doc, strict=True):
         for _ in range(n):
             slots = doc.make_slots(rng)
@@ -758,7 +827,7 @@ def _code_output(
 
 def _code_generation(rng: random.Random) -> list[dict[str, Any]]:
     weights = [0.55 if t.adversarial else 1.0 for t in gt.CODE_TASKS]
-    counts = allocate(_PER_TASK, weights)
+    counts = allocate(gt.CASES_PER_TASK["code_generation"], weights)
     cases = []
     for task, n in zip(gt.CODE_TASKS, counts, strict=True):
         assert task.lang != "python" or parses(task.solution), task.prompts[0]
@@ -819,7 +888,7 @@ def _uncite(text: str) -> str:
 
 def _rag_synthesis(rng: random.Random) -> list[dict[str, Any]]:
     weights = [0.55 if t.adversarial else 1.0 for t in gt.RAG_TOPICS]
-    counts = allocate(_PER_TASK, weights)
+    counts = allocate(gt.CASES_PER_TASK["rag_synthesis"], weights)
     cases = []
     for topic, n in zip(gt.RAG_TOPICS, counts, strict=True):
         orders = list(permutations(topic.sources))
@@ -883,7 +952,7 @@ def build_gold_tiers(rng: random.Random) -> list[Record]:
     records: list[Record] = []
     for task, prefix, build in tasks:
         cases = build(rng)
-        assert len(cases) == _PER_TASK, (task, len(cases))
+        assert len(cases) == gt.CASES_PER_TASK[task], (task, len(cases))
         for i, case in enumerate(cases, start=1):
             fields = {
                 "case_id": f"{prefix}-{i:04d}",

@@ -9,6 +9,9 @@ A field is disputed by the study's ``consensus.adjudicate`` rule
                      the whole item in a normal packet (round ``tiebreak``).
 ``adjudicator``      otherwise: the field goes into an adjudication packet.
 
+An item the drift rule promoted (``gold.promotions``) to a tier with more annotators first
+goes to another annotator the same way (reason ``promoted``), whatever the tie-break policy.
+
 and a ``state``: ``open`` (nothing issued yet), ``issued`` (in an adjudication packet
 awaiting its decision), ``awaiting_rating`` (a third annotator was assigned and has not
 returned), ``decided`` (an adjudicator decided it) or ``tie_broken`` (the third rating
@@ -70,6 +73,8 @@ def build_queue(
     items = rated_items(tables)
     tiers = dict(zip(items["item_id"], items["tier"], strict=True))
     disputes = find_disputes(study, tables.ratings, tiers)
+    disputes = pd.concat([disputes, _promoted_rows(study, tables, items)], ignore_index=True)
+    disputes = disputes.drop_duplicates(["task", "item_id", "field"], keep="first")
     if disputes.empty:
         return _empty()
     if consensus is None:
@@ -103,6 +108,10 @@ def build_queue(
             )
         }
     third_policy = study.consensus.tie_break == "third_annotator"
+
+    def overlap(item: str) -> int:
+        return study.design.overlap.get(tiers.get(item), 1)
+
     panel = set(study.design.annotators)
     routes, states, batches = [], [], []
     for task, item, field, status, n in zip(
@@ -121,6 +130,12 @@ def build_queue(
         if status == "tie_broken":
             routes.append("third_annotator")
             states.append("tie_broken")
+            batches.append(tiebreak_batch.get(item))
+            continue
+        if item in tables.promoted and (item in tiebreak_batch or n < overlap(item)):
+            # a promoted item first gets its new tier's annotators, whatever the tie-break
+            routes.append("third_annotator")
+            states.append("awaiting_rating" if item in tiebreak_batch else "open")
             batches.append(tiebreak_batch.get(item))
             continue
         if third_policy and item in tiebreak_batch and item not in returned:
@@ -155,6 +170,31 @@ def build_queue(
         for t, i in zip(queue.loc[open_rows, "task"], queue.loc[open_rows, "item_id"], strict=True)
     ]
     return queue[list(QUEUE_COLUMNS)].reset_index(drop=True)
+
+
+def _promoted_rows(study: Study, tables: StudyTables, items: pd.DataFrame) -> pd.DataFrame:
+    """One row per rating field of each promoted item that has fewer annotators than its new
+    tier's overlap (reason ``promoted``): it goes to another annotator, as a third annotator
+    would, and its fields wait for that rating."""
+    if not tables.promoted or items.empty:
+        return pd.DataFrame()
+    counts = tables.ratings.groupby("item_id")["annotator_id"].nunique()
+    rows = []
+    for task, item, tier in items.itertuples(index=False):
+        if item not in tables.promoted or counts.get(item, 0) >= study.design.overlap.get(tier, 1):
+            continue
+        for field in study.tasks[task].rating_fields:
+            rows.append(
+                {
+                    "task": task,
+                    "item_id": item,
+                    "field": field,
+                    "reasons": "promoted",
+                    "agreement": float("nan"),
+                    "n_ratings": int(counts.get(item, 0)),
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def _one_route_per_item(queue: pd.DataFrame) -> pd.DataFrame:

@@ -33,6 +33,7 @@ from raterlab.agreement.bands import apply_bands, landis_koch_band
 from raterlab.agreement.report import agreement_table
 from raterlab.agreement.tables import agreement_matrix
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol.coefficients import applies
 from raterlab.protocol.study import Threshold
 
 AGREEMENT_COLUMNS = (
@@ -112,9 +113,14 @@ def coefficient_set(spec: object, matrix: pd.DataFrame) -> tuple[str, list[str],
     return "nominal", names, categories
 
 
-def _band(study: Study, value: float) -> str:
+def _band(study: Study, value: float, coefficient: str | None = None) -> str:
+    """The study's band for ``value``: the coefficient's own bands
+    (``thresholds.coefficient_bands``) if declared, else ``thresholds.bands``."""
     if pd.isna(value):
         return ""
+    own = study.thresholds.coefficient_bands.get(coefficient) if coefficient else None
+    if own:
+        return apply_bands(value, own)
     if study.thresholds.bands == "landis_koch":
         return landis_koch_band(value)
     return apply_bands(value, study.thresholds.bands)
@@ -167,7 +173,9 @@ def field_agreement(
     if not parts:
         return pd.DataFrame(columns=list(AGREEMENT_COLUMNS))
     out = pd.concat(parts, ignore_index=True)
-    out["band"] = out["estimate"].map(lambda v: _band(study, v))
+    out["band"] = [
+        _band(study, v, c) for v, c in zip(out["estimate"], out["coefficient"], strict=True)
+    ]
     out["computed_at"] = datetime.now(UTC)
     return out[list(AGREEMENT_COLUMNS)]
 
@@ -180,26 +188,42 @@ def _level_label(coefficient: str, options: str, level: str) -> str:
 
 
 def pooled_task_agreement(study: Study, rows: pd.DataFrame, threshold: Threshold) -> pd.DataFrame:
-    """A task's binary and categorical fields pooled (unit = item x field), one alpha per task:
-    the 'per task type' reading of a threshold (``per: task``)."""
+    """One coefficient per task and level of measurement, its fields pooled (unit = item x
+    field): the 'per task type' reading of a threshold (``per: task``).
+
+    Only fields of one level are pooled together: binary and categorical fields as nominal,
+    Likert fields at the threshold's level (default ordinal). Pooling Likert fields as nominal
+    would count a 4-vs-5 like a 1-vs-5 and understate agreement. A threshold with ``level:
+    nominal`` reads only nominal fields; ``ordinal``/``interval`` only Likert fields.
+    """
     out = []
     for task_name, task in study.tasks.items():
         fields = [f for f in (threshold.fields or task.rating_fields) if f in task.rating_fields]
-        own = rows[(rows["task"] == task_name) & rows["field"].isin(fields)]
-        if own.empty:
-            continue
-        own = own.assign(unit=own["item_id"] + "|" + own["field"])
-        matrix = own.pivot_table(
-            index="unit", columns="annotator_id", values="value", aggfunc="first"
-        )
-        level = threshold.level or "nominal"
-        spec = (
-            f"{threshold.coefficient}:{level}"
-            if threshold.coefficient == "krippendorff_alpha"
-            else threshold.coefficient
-        )
-        table = agreement_table({"(pooled)": matrix}, level, [spec])
-        out.append(table.assign(task=task_name))
+        by_level: dict[str, list[str]] = {}
+        for f in fields:
+            likert = isinstance(task.fields[f], LikertField)
+            level = (threshold.level or "ordinal") if likert else "nominal"
+            if threshold.level and (threshold.level == "nominal") == likert:
+                continue
+            by_level.setdefault(level, []).append(f)
+        for level, members in by_level.items():
+            own = rows[(rows["task"] == task_name) & rows["field"].isin(members)]
+            if own.empty:
+                continue
+            own = own.assign(unit=own["item_id"] + "|" + own["field"])
+            column = "value" if level == "nominal" else "value_num"
+            matrix = own.pivot_table(
+                index="unit", columns="annotator_id", values=column, aggfunc="first"
+            )
+            spec = (
+                f"{threshold.coefficient}:{level}"
+                if threshold.coefficient == "krippendorff_alpha"
+                else threshold.coefficient
+            )
+            table = agreement_table({f"(pooled {level})": matrix}, level, [spec])
+            out.append(
+                table.assign(task=task_name, field=f"(pooled {level}: {', '.join(members)})")
+            )
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
 
@@ -215,17 +239,19 @@ def _matches(row: pd.Series, threshold: Threshold) -> bool:
 def threshold_results(study: Study, agreement: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """Each declared minimum against the main-round (or all) estimate it concerns."""
     found = []
-    overall = agreement[agreement["slice"] == "all"]
     for i, threshold in enumerate(study.thresholds.minimums):
         name = f"thresholds.minimums[{i}]"
         if threshold.per == "task":
             for _, r in pooled_task_agreement(study, rows, threshold).iterrows():
                 found.append(
-                    _judge(name, threshold, r["task"], "(pooled)", r["estimate"], r["note"])
+                    _judge(name, threshold, r["task"], r["field"], r["estimate"], r["note"])
                 )
             continue
-        for task, field, _ in rating_fields(study):
+        overall = agreement[agreement["slice"] == (threshold.slice or "all")]
+        for task, field, spec in rating_fields(study):
             if threshold.fields and field not in threshold.fields:
+                continue
+            if not applies(threshold, spec):
                 continue
             match = overall[(overall["task"] == task) & (overall["field"] == field)]
             match = match[[_matches(r, threshold) for _, r in match.iterrows()]]
@@ -249,6 +275,7 @@ def threshold_results(study: Study, agreement: pd.DataFrame, rows: pd.DataFrame)
             "threshold",
             "task",
             "field",
+            "slice",
             "coefficient",
             "estimate",
             "minimum",
@@ -270,6 +297,7 @@ def _judge(
         "threshold": name,
         "task": task,
         "field": field,
+        "slice": threshold.slice or "all",
         "coefficient": threshold.coefficient,
         "estimate": estimate,
         "minimum": threshold.min,

@@ -55,10 +55,34 @@ def compute(
     )
     queue = build_queue(study, tables, adjudication_key, consensus)
     consensus = with_pending(consensus, pending_reasons(queue))
+    consensus = hold_promoted(consensus, queue)
     items = build_items(
         study, tables.generations, tables.routed, tables.key, tables.ratings, consensus
     )
     return queue, consensus, items
+
+
+PROMOTED_PENDING = "promoted: awaiting its second annotator"
+
+
+def hold_promoted(consensus: pd.DataFrame, queue: pd.DataFrame) -> pd.DataFrame:
+    """Fields of promoted items still waiting for their new tier's annotators are
+    ``unresolved`` (a single rating is not gold), whatever their one rating says."""
+    waiting = queue[
+        queue["reasons"].fillna("").str.contains("promoted")
+        & queue["state"].isin(["open", "awaiting_rating"])
+    ]
+    if waiting.empty:
+        return consensus
+    keys = set(zip(waiting["task"], waiting["item_id"], waiting["field"], strict=True))
+    rows = zip(consensus["task"], consensus["item_id"], consensus["field"], strict=True)
+    hold = pd.Series([k in keys for k in rows], index=consensus.index)
+    out = consensus.astype({c: object for c in ("value", "status", "method", "reason")})
+    out.loc[hold, ["value", "method"]] = None
+    out.loc[hold, "value_num"] = float("nan")
+    out.loc[hold, "status"] = "unresolved"
+    out.loc[hold, "reason"] = PROMOTED_PENDING
+    return out
 
 
 def build_consensus(con: duckdb.DuckDBPyConnection, study: Study) -> ConsensusBuild:

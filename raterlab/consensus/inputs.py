@@ -110,12 +110,32 @@ class StudyTables:
     """``staging.blinding_key`` (the sealed key, third-annotator rows included)."""
     adjudications: pd.DataFrame
     """``gold.adjudications``."""
+    promoted: frozenset[str] = frozenset()
+    """Items the drift rule promoted (``gold.promotions``): ``routed`` already shows their
+    new tier; they need that tier's annotators before they count as resolved."""
 
     def tiers(self) -> dict[str, str]:
         return dict(zip(self.routed["item_id"], self.routed["tier"], strict=True))
 
     def records(self) -> dict[str, dict]:
         return dict(zip(self.generations["item_id"], self.generations["record"], strict=True))
+
+
+def apply_promotions(routed: pd.DataFrame, promotions: pd.DataFrame) -> pd.DataFrame:
+    """``routed`` with every promoted item (``gold.promotions``) moved to its ``to_tier``,
+    ``tier_rule`` saying when and why: a promotion is acted on, not only recorded."""
+    if promotions.empty or routed.empty:
+        return routed
+    latest = promotions.drop_duplicates("item_id", keep="last").set_index("item_id")
+    moved = routed["item_id"].isin(latest.index)
+    out = routed.copy()
+    ids = out.loc[moved, "item_id"]
+    out.loc[moved, "tier"] = ids.map(latest["to_tier"]).to_numpy()
+    out.loc[moved, "tier_rule"] = [
+        f"promoted from {latest.at[i, 'tier']} in {latest.at[i, 'week']}: {latest.at[i, 'reason']}"
+        for i in ids
+    ]
+    return out
 
 
 def _or_empty(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
@@ -140,11 +160,15 @@ def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     adjudications = _or_empty(
         read_table(con, "gold.adjudications", study.name), names(ADJUDICATIONS)[1:]
     )
+    promotions = _or_empty(
+        read_table(con, "gold.promotions", study.name), ["item_id", "tier", "to_tier"]
+    )
     return StudyTables(
         labels=labels,
         ratings=counting_ratings(study, labels),
         generations=generations,
-        routed=routed,
+        routed=apply_promotions(routed, promotions),
         key=key,
         adjudications=adjudications,
+        promoted=frozenset(promotions["item_id"]),
     )

@@ -25,7 +25,7 @@ import pandas as pd
 from raterlab.consensus.schema import CONSENSUS, ITEMS, ensure_gold_tables, names
 from raterlab.protocol import CategoricalField, Study
 
-IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 CONSENSUS_ITEMS_VIEW = """
     CREATE OR REPLACE VIEW gold.consensus_items AS
@@ -61,7 +61,7 @@ def _identifier(name: str) -> str:
 
 
 def wide_view_name(study: str, task: str) -> str:
-    return f"gold.{_identifier(study)}__{_identifier(task)}__consensus"
+    return f'gold."{_identifier(study)}__{_identifier(task)}__consensus"'
 
 
 def _wide_view_sql(study: Study, task: str) -> str:
@@ -71,8 +71,8 @@ def _wide_view_sql(study: Study, task: str) -> str:
             continue
         f = _identifier(field)
         value = "value" if isinstance(spec, CategoricalField) else "value_num"
-        columns.append(f"max(c.{value}) FILTER (WHERE c.field = '{f}') AS {f}")
-        columns.append(f"max(c.status) FILTER (WHERE c.field = '{f}') AS {f}__status")
+        columns.append(f"max(c.{value}) FILTER (WHERE c.field = '{f}') AS \"{f}\"")
+        columns.append(f"max(c.status) FILTER (WHERE c.field = '{f}') AS \"{f}__status\"")
     return f"""
         CREATE OR REPLACE VIEW {wide_view_name(study.name, task)} AS
         SELECT i.item_id, i.tier, i.condition, i.model, i.category, i.status AS item_status,

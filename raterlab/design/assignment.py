@@ -4,7 +4,7 @@ One row per (annotator, batch, item, copy). ``kind`` says why the row is there: 
 ordinary rating), ``duplicate`` (a hidden second copy of an item the same annotator rates in
 the same batch), ``attention`` (an obvious item with a known answer), ``calibration`` (a
 pre-scored item given first). ``spot_check`` marks the second annotator of an item its tier
-gives to one annotator only.
+gives to one annotator only: each week (batch), that week's share of them.
 """
 
 from __future__ import annotations
@@ -71,22 +71,44 @@ def _least_loaded(load: dict[str, int], k: int, rng: np.random.Generator) -> lis
 
 
 def _spread(study: Study, main: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
-    """Main-round rows: each item to its tier's overlap, balanced load, plus spot checks."""
+    """Main-round rows: each item to its tier's overlap, with the least-loaded annotators."""
     overlap = main["tier"].map(study.design.overlap).to_numpy()
-    singles = np.flatnonzero(overlap == 1)
-    n_spot = round(study.design.spot_check * len(singles))
-    spot = set(rng.choice(singles, size=n_spot, replace=False).tolist()) if n_spot else set()
     load = dict.fromkeys(study.design.annotators, 0)
     rows = []
     for i in rng.permutation(len(main)):
         item = main.iloc[i]
-        k = int(overlap[i]) + (1 if i in spot else 0)
-        for rank, annotator in enumerate(_least_loaded(load, k, rng)):
+        for annotator in _least_loaded(load, int(overlap[i]), rng):
             load[annotator] += 1
-            rows.append(
-                (annotator, item["task"], item["item_id"], item["tier"], rank == 1 and i in spot)
-            )
+            rows.append((annotator, item["task"], item["item_id"], item["tier"], False))
     return pd.DataFrame(rows, columns=["annotator_id", "task", "item_id", "tier", "spot_check"])
+
+
+def _spot_checks(study: Study, main: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Second annotators for ``design.spot_check`` of each week's single-annotator items.
+
+    A week is a batch number (``main-01`` of every annotator is week 1; without batches the
+    whole main round is one week): in each, that share of the items of one-annotator tiers
+    (rounded) gets one more annotator, the least loaded other than its own, in the same batch.
+    """
+    single = main[main["tier"].map(study.design.overlap) == 1]
+    load = main.groupby("annotator_id").size().reindex(study.design.annotators, fill_value=0)
+    load = load.to_dict()
+    rows = []
+    for _, week in single.groupby("batch", sort=True):
+        n_spot = round(study.design.spot_check * len(week))
+        candidates = [week.iloc[i] for i in rng.permutation(len(week))]
+        for _ in range(n_spot):
+            # the least-loaded annotator checks an item someone else rated: keeps load even
+            for checker in _least_loaded(load, len(load), rng):
+                row = next((r for r in candidates if r["annotator_id"] != checker), None)
+                if row is not None:
+                    break
+            if row is None:  # one annotator: nobody else can check
+                break
+            candidates = [r for r in candidates if r is not row]
+            load[checker] += 1
+            rows.append({**row.to_dict(), "annotator_id": checker, "spot_check": True})
+    return pd.DataFrame(rows, columns=main.columns)
 
 
 def _batches(rows: pd.DataFrame, size: int | None) -> pd.Series:
@@ -159,7 +181,8 @@ def assign(
     The pilot (``design.pilot.fraction`` of each task's items, proportional to tiers, or of
     the distinct values of ``design.pilot.by`` with all their items) goes to every annotator
     in batch ``pilot``; the rest to ``design.overlap[tier]`` annotators with
-    the least load, and a ``design.spot_check`` share of single-annotator items to one more.
+    the least load, and a ``design.spot_check`` share of each week's (batch's) single-annotator
+    items to one more (:func:`_spot_checks`).
     With ``pilot_rounds`` > 1 (repeated pilots, :mod:`raterlab.design.rounds`), the pilot
     rows are given again in batches ``pilot-2``... with their own quality items.
     """
@@ -184,6 +207,8 @@ def assign(
     ]
     main = _spread(study, items[~is_pilot].reset_index(drop=True), rng)
     main = main.assign(round="main", batch=_batches(main, study.design.batch_size))
+    if study.design.spot_check:
+        main = pd.concat([main, _spot_checks(study, main, rng)], ignore_index=True)
     base = pd.concat([*pilot_rows, main], ignore_index=True).assign(kind="item", copy=0)
     base = base[list(COLUMNS)]
     quality = generations[generations["role"] != "item"]

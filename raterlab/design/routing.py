@@ -66,7 +66,9 @@ def stratify(study: Study, items: pd.DataFrame, rng: np.random.Generator) -> pd.
 
     Without ``sampling`` every item is sampled and the stratum is empty. With it, each task's
     items are sampled ``sampling.n`` at most, in proportion to the strata over
-    ``sampling.strata`` (:func:`proportional_allocation`), uniformly within a stratum.
+    ``sampling.strata`` (:func:`proportional_allocation`), uniformly within a stratum. When
+    the study has a ``unit_key`` (one item per task for the same unit), units are sampled
+    instead, and a unit's items are in the sample together.
     """
     out = pd.DataFrame({"item_id": items["item_id"].to_numpy(), "stratum": "", "sampled": True})
     if study.sampling is None:
@@ -74,6 +76,16 @@ def stratify(study: Study, items: pd.DataFrame, rng: np.random.Generator) -> pd.
     keys = study.sampling.strata
     out["stratum"] = ["|".join(f"{k}={record.get(k)}" for k in keys) for record in items["record"]]
     out["sampled"] = False
+    if study.unit_key:
+        units = pd.Series([r.get(study.unit_key) for r in items["record"]], index=out.index)
+        first = out[~units.duplicated()]
+        sizes = first.groupby("stratum").size()
+        chosen: set = set()
+        for stratum, k in proportional_allocation(sizes, study.sampling.n).items():
+            members = units[first.index[first["stratum"] == stratum]].to_numpy()
+            chosen.update(rng.choice(members, size=int(k), replace=False).tolist())
+        out["sampled"] = units.isin(chosen).to_numpy()
+        return out
     for _, group in out.groupby(items["task"].to_numpy(), sort=True):
         sizes = group.groupby("stratum").size()
         for stratum, k in proportional_allocation(sizes, study.sampling.n).items():

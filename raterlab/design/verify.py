@@ -25,7 +25,7 @@ MIN_LEAK_LENGTH = 6
 
 def verify_assignments(study: Study, routed: pd.DataFrame, assignments: pd.DataFrame) -> Result:
     """Every sampled item has the intended number of independent annotators, and the pilot,
-    spot-check and tier shares are the design's."""
+    spot-check (per week, i.e. batch) and tier shares are the design's."""
     problems: list[str] = []
     items = routed[routed["sampled"]]
     ratings = latest_pilot_only(assignments[assignments["kind"] == "item"])
@@ -52,11 +52,18 @@ def verify_assignments(study: Study, routed: pd.DataFrame, assignments: pd.DataF
             got = int(group["item_id"].isin(pilot_ids).sum())
             if got != want:
                 problems.append(f"pilot of task {task} has {got} items, expected {want}")
-    singles = items[(tiers.map(study.design.overlap) == 1).to_numpy()]
-    singles = singles[~singles["item_id"].isin(pilot_ids)]
-    want_spot = round(study.design.spot_check * len(singles))
+    single_rows = ratings[
+        (ratings["round"] == "main")
+        & ~ratings["spot_check"].astype(bool)
+        & (ratings["tier"].map(study.design.overlap) == 1)
+    ]
+    weeks = single_rows.groupby("batch").size()
+    want_spot = int(sum(round(study.design.spot_check * n) for n in weeks))
     if len(spot_ids) != want_spot:
-        problems.append(f"{len(spot_ids)} spot-checked items, expected {want_spot}")
+        problems.append(
+            f"{len(spot_ids)} spot-checked items, expected {want_spot} "
+            f"({study.design.spot_check:.0%} of each week's single-annotator items)"
+        )
     main = ratings[ratings["round"] == "main"]
     load = main.groupby("annotator_id").size().reindex(study.design.annotators, fill_value=0)
     numbers = {

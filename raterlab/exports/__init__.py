@@ -18,7 +18,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from raterlab.exports.bundle import ExportBundle, load_bundle
-from raterlab.exports.formats import gold_tier_jsonl, labeler_files, parquet_tables, study_json
+from raterlab.exports.formats import (
+    gold_tier_jsonl,
+    labeler_files,
+    parquet_tables,
+    study_json,
+    system_metrics,
+)
 from raterlab.protocol import Study
 
 Exporter = Callable[[ExportBundle, Path], list[Path]]
@@ -28,6 +34,7 @@ FORMATS: dict[str, Exporter] = {
     "study_json": study_json,
     "labeler_files": labeler_files,
     "gold_tier_jsonl": gold_tier_jsonl,
+    "system_metrics": system_metrics,
 }
 
 

@@ -6,11 +6,14 @@ returns their paths. Shapes are documented in ``docs/gold_tables.md`` (section E
                      metadata (version, date, annotators, inter-rater kappa, counts) and one
                      annotation per item with its ratings by annotator, consensus,
                      adjudication flag and comments.
-``labeler_files``    ``labelers/<labelerId>/<dimension>.json`` per annotator and rating field
+``labeler_files``    ``labelers/<labelerId>[/<runId>]/<dimension>.json`` per annotator and task
                      (plus labeler ``consensus``): exportedAt, dimension, runId, labelerId,
-                     labels[].
+                     labels[{<unit_key>, <fields>, confidence, timestamp}] (protocol 002).
 ``gold_tier_jsonl``  ``gold/<task>.jsonl``: the resolved items of the GOLD tier with their
-                     consensus labels.
+                     consensus labels; ``data/sample_test_cases.json``: the resolved items of
+                     the single-annotator tiers, with each tier's noise floor disclosed.
+``system_metrics``   ``metrics.csv`` and ``metrics.json``: the study's metric families per
+                     system with confidence intervals (``metrics:`` in the study file).
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ import pyarrow.parquet as pq
 from raterlab.agreement import AgreementUndefined, cohen_kappa, fleiss_kappa
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.exports.bundle import ExportBundle
-from raterlab.protocol import CategoricalField, Study
+from raterlab.metrics import compute_metrics
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, ListField, Study
+from raterlab.protocol.fields import LIST_SEPARATOR, SKIP_VALUE
 
 GOLD_TIER = "GOLD"
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -304,62 +309,102 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
 # --- per-labeler files ------------------------------------------------------------------------
 
 
+def _protocol_value(spec, value):
+    """A label as the labeler-file format types it: binary -> boolean, Likert -> integer,
+    list -> array of strings, anything else -> string; ``None`` for an empty cell."""
+    if value is None or (isinstance(value, float) and np.isnan(value)) or value == "":
+        return None
+    if isinstance(spec, BinaryField):
+        return bool(int(float(value)))
+    if isinstance(spec, LikertField):
+        number = float(value)
+        return int(number) if number.is_integer() else number
+    if isinstance(spec, ListField):
+        return [part.strip() for part in str(value).split(LIST_SEPARATOR) if part.strip()]
+    return str(value)
+
+
+def _label_entry(study: Study, task_name: str, unit: str, values: dict) -> dict:
+    """One entry of ``labels[]``: the unit id under the study's ``unit_key``, then each field
+    under its own name; a ``skip`` answer becomes ``skipped: true`` (and the field is left
+    out, as the protocol's optional fields are)."""
+    task = study.tasks[task_name]
+    entry: dict = {study.unit_key or "itemId": unit}
+    skipped = False
+    for name, spec in task.fields.items():
+        value = values.get(name)
+        if value == SKIP_VALUE:
+            skipped = True
+            continue
+        typed = _protocol_value(spec, value)
+        if typed is not None and typed != []:
+            entry[name] = typed
+    if skipped:
+        entry["skipped"] = True
+    return entry
+
+
+def _unit_and_run(bundle: ExportBundle) -> dict[str, tuple[str, str]]:
+    """item_id -> (unit id, run id) from the items' ``unit_key`` and ``run_key``."""
+    study = bundle.study
+    out = {}
+    for item_id, record in zip(bundle.items["item_id"], bundle.items["record"], strict=True):
+        record = record if isinstance(record, dict) else {}
+        unit = record.get(study.unit_key, item_id) if study.unit_key else item_id
+        run = record.get(study.run_key) if study.run_key else None
+        out[item_id] = (str(unit), None if run is None else str(run))
+    return out
+
+
 def labeler_files(bundle: ExportBundle, folder: Path) -> list[Path]:
-    """``labelers/<labelerId>/<dimension>.json``: one file per annotator and rating field, and
-    the same for labeler ``consensus`` (value, status, confidence per item)."""
+    """``labelers/<labelerId>/<dimension>.json`` per annotator and task (``.../<runId>/...``
+    when the study has a ``run_key``), and the same for labeler ``consensus``.
+
+    The shape is the labeling-session export of protocol 002::
+
+        {exportedAt, dimension, runId, labelerId,
+         labels: [{<unit_key>, <field>: <value>, ..., confidence, timestamp}]}
+
+    ``dimension`` is the task, ``runId`` the evaluation run the items came from (the study's
+    ``run_key``; else this export's run), each label keyed by the unit's id under the study's
+    ``unit_key`` (else ``itemId``), fields typed as :func:`_protocol_value` says, ``timestamp``
+    when raterlab received the label. Empty optional fields are left out.
+    """
     study = bundle.study
     ratings = bundle.rating_rows()
+    units = _unit_and_run(bundle)
+    received = bundle.labels.groupby("rating_id")["ingested_at"].first() if len(ratings) else {}
+    groups: dict[tuple[str, str, str | None], list[dict]] = {}
+    for r in ratings.sort_values(["task", "item_id"]).itertuples(index=False):
+        unit, run = units.get(r.item_id, (r.item_id, None))
+        entry = _label_entry(study, r.task, unit, r.values)
+        entry["confidence"] = r.confidence if isinstance(r.confidence, str) else None
+        entry["timestamp"] = _iso(received[r.rating_id])
+        groups.setdefault((r.annotator_id, r.task, run), []).append(entry)
+    for (task_name, item_id), rows in _consensus_by_item(bundle).items():
+        unit, run = units.get(item_id, (item_id, None))
+        values = dict(zip(rows["field"], rows["value"], strict=True))
+        entry = _label_entry(study, task_name, unit, values)
+        entry["status"] = dict(zip(rows["field"], rows["status"], strict=True))
+        groups.setdefault(("consensus", task_name, run), []).append(entry)
     out = []
-    common = {"exportedAt": bundle.exported_at_iso, "runId": bundle.run_id}
-    for task_name, task in study.tasks.items():
-        task_ratings = ratings[ratings["task"] == task_name]
-        details = [n for n, s in task.fields.items() if not s.is_rating and n != "confidence"]
-        for field in task.rating_fields:
-            for labeler, rows in task_ratings.groupby("annotator_id", sort=True):
-                labels = []
-                for r in rows.sort_values("item_id").itertuples(index=False):
-                    if field not in r.values:
-                        continue
-                    labels.append(
-                        {
-                            "itemId": r.item_id,
-                            "value": typed_value(study, task_name, field, r.values[field]),
-                            "confidence": r.confidence if isinstance(r.confidence, str) else None,
-                            "timeSpentS": _plain(r.time_spent_s),
-                            "details": {d: r.values[d] for d in details if r.values.get(d)},
-                            "round": r.round,
-                        }
-                    )
-                document = {
-                    **common,
-                    "dimension": field,
-                    "labelerId": labeler,
-                    "task": task_name,
-                    "labels": labels,
-                }
-                out.append(_dump(folder / "labelers" / labeler / f"{field}.json", document))
-            rows = bundle.consensus[
-                (bundle.consensus["task"] == task_name) & (bundle.consensus["field"] == field)
-            ].sort_values("item_id")
-            labels = [
-                {
-                    "itemId": r.item_id,
-                    "value": typed_value(study, task_name, field, r.value, r.value_num),
-                    "status": r.status,
-                    "confidence": _plain(r.confidence),
-                    "nRatings": int(r.n_ratings),
-                }
-                for r in rows.itertuples(index=False)
-            ]
-            document = {
-                **common,
-                "dimension": field,
-                "labelerId": "consensus",
-                "task": task_name,
-                "labels": labels,
-            }
-            out.append(_dump(folder / "labelers" / "consensus" / f"{field}.json", document))
+    for (labeler, task_name, run), labels in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        document = {
+            "exportedAt": bundle.exported_at_iso,
+            "dimension": task_name,
+            "runId": run or bundle.run_id,
+            "labelerId": labeler,
+            "labels": labels,
+        }
+        parts = [labeler, run] if study.run_key and run else [labeler]
+        out.append(_dump(folder.joinpath("labelers", *parts, f"{task_name}.json"), document))
     return out
+
+
+def _iso(stamp) -> str | None:
+    if stamp is None or pd.isna(stamp):
+        return None
+    return pd.Timestamp(stamp).tz_convert("UTC").isoformat().replace("+00:00", "Z")
 
 
 # --- the gold tier as JSONL -------------------------------------------------------------------
@@ -380,28 +425,107 @@ def gold_tier_jsonl(bundle: ExportBundle, folder: Path) -> list[Path]:
         for item in (
             items[items["task"] == task_name].sort_values("item_id").itertuples(index=False)
         ):
-            rows = consensus[(task_name, item.item_id)]
-            entry = {
-                "id": item.item_id,
-                "task_type": task_name,
-                "tier": item.tier,
-                **{k: _plain(v) for k, v in (item.record or {}).items()},
-                "labels": {
-                    f: typed_value(study, task_name, f, v, n)
-                    for f, v, n in zip(rows["field"], rows["value"], rows["value_num"], strict=True)
-                },
-                "status": dict(zip(rows["field"], rows["status"], strict=True)),
-                "confidence": {
-                    f: _plain(c) for f, c in zip(rows["field"], rows["confidence"], strict=True)
-                },
-                "n_ratings": {
-                    f: int(n) for f, n in zip(rows["field"], rows["n_ratings"], strict=True)
-                },
-                "adjudicated": bool(item.adjudicated),
-            }
+            entry = _case(study, item, consensus[(task_name, item.item_id)])
             lines.append(json.dumps(entry, ensure_ascii=False))
         path = folder / "gold" / f"{task_name}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         out.append(path)
+    out.append(_sample_test_cases(bundle, folder, consensus))
     return out
+
+
+def _sample_test_cases(bundle: ExportBundle, folder: Path, consensus: dict) -> Path:
+    """``data/sample_test_cases.json``: the resolved items of the single-annotator tiers
+    (ADR-001's tier-A samples), with each tier's declared noise floor disclosed."""
+    study = bundle.study
+    single = sorted(t for t, k in study.design.overlap.items() if k == 1)
+    items = bundle.items[
+        bundle.items["tier"].isin(single) & (bundle.items["status"] == "resolved")
+    ].sort_values(["task", "item_id"])
+    tiers = {}
+    for tier in single:
+        policy = study.tiers.get(tier)
+        floor = policy.noise_floor if policy else None
+        note = (
+            f"Tier {tier} labels come from one annotator (spot check: "
+            f"{study.design.spot_check:.0%} get a second); "
+            + (
+                f"accuracy claims on them carry a {floor:.0%} noise floor."
+                if floor is not None
+                else "no noise floor is declared for this tier."
+            )
+        )
+        tiers[tier] = {
+            "noise_floor": floor,
+            "n_cases": int((items["tier"] == tier).sum()),
+            "disclosure": note,
+        }
+    document = {
+        "study": study.name,
+        "exportedAt": bundle.exported_at_iso,
+        "tiers": tiers,
+        "cases": [
+            _case(study, item, consensus[(item.task, item.item_id)])
+            for item in items.itertuples(index=False)
+        ],
+    }
+    return _dump(folder / "data" / "sample_test_cases.json", document)
+
+
+def _case(study: Study, item, rows: pd.DataFrame) -> dict:
+    """One case with its consensus labels, as ``gold/*.jsonl`` and the samples hold it."""
+    task_name = item.task
+    return {
+        "id": item.item_id,
+        "task_type": task_name,
+        "tier": item.tier,
+        **{k: _plain(v) for k, v in (item.record or {}).items()},
+        "labels": {
+            f: typed_value(study, task_name, f, v, n)
+            for f, v, n in zip(rows["field"], rows["value"], rows["value_num"], strict=True)
+        },
+        "status": dict(zip(rows["field"], rows["status"], strict=True)),
+        "confidence": {
+            f: _plain(c) for f, c in zip(rows["field"], rows["confidence"], strict=True)
+        },
+        "n_ratings": {f: int(n) for f, n in zip(rows["field"], rows["n_ratings"], strict=True)},
+        "adjudicated": bool(item.adjudicated),
+    }
+
+
+# --- metric families --------------------------------------------------------------------------
+
+
+def system_metrics(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """``metrics.csv`` (the rows of ``gold.metrics``) and ``metrics.json``:
+    ``{study, exportedAt, runId, confidence, systems: {<system>: {<family>: {<metric>:
+    {estimate, ci: [low, high], interval, n, successes, n_clusters, task, field, k}}}}}``."""
+    frame = compute_metrics(bundle.study, bundle.items, bundle.consensus, bundle.exported_at)
+    csv_path = folder / "metrics.csv"
+    csv_path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(csv_path, index=False)
+    systems: dict = {}
+    for r in frame.itertuples(index=False):
+        family = systems.setdefault(r.system, {}).setdefault(r.family, {})
+        family[r.metric] = {
+            "estimate": _plain(r.estimate),
+            "ci": [_plain(r.ci_low), _plain(r.ci_high)],
+            "interval": r.interval,
+            "n": _plain(r.n),
+            "successes": None if pd.isna(r.successes) else int(r.successes),
+            "n_clusters": _plain(r.n_clusters),
+            "n_excluded": _plain(r.n_excluded),
+            "task": r.task,
+            "field": r.field,
+            "k": None if pd.isna(r.k) else int(r.k),
+        }
+    declared = bundle.study.metrics
+    document = {
+        "study": bundle.study.name,
+        "exportedAt": bundle.exported_at_iso,
+        "runId": bundle.run_id,
+        "confidence": declared.confidence if declared else None,
+        "systems": systems,
+    }
+    return [csv_path, _dump(folder / "metrics.json", document)]

@@ -92,14 +92,14 @@ def accepted_violations(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
 def create_wide_views(con: duckdb.DuckDBPyConnection, study: Study) -> list[str]:
     """``gold.<study>__<task>``: one row per rating (item, annotator, copy), a column per field.
 
-    Study, task and field names are checked identifiers (``[a-z][a-z0-9_]*``), so they can
-    be written into the view's SQL; no value is.
+    Study, task and field names are checked names (letters, digits, ``_``, ``-`` in task
+    names), written quoted into the view's SQL; no value is.
     """
     names = []
     for task_name, task in study.tasks.items():
         fields = [n for n, s in task.fields.items() if not isinstance(s, ConfidenceField)]
-        view = f"gold.{study.name}__{task_name}"
-        columns = ", ".join(f"max(value) FILTER (WHERE field = '{f}') AS {f}" for f in fields)
+        view = f'gold."{study.name}__{task_name}"'
+        columns = ", ".join(f"max(value) FILTER (WHERE field = '{f}') AS \"{f}\"" for f in fields)
         con.execute(
             f"""CREATE OR REPLACE VIEW {view} AS
                 SELECT item_id, annotator_id, kind, copy, round, batch,

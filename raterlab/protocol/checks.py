@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from raterlab.protocol.coefficients import design_problem, field_problem
 from raterlab.protocol.fields import BinaryField, CategoricalField, LikertField, TextField
 from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import (
@@ -24,8 +25,10 @@ RESERVED_COLUMNS = ("item", "annotator_id", "time_spent_s")
 """Columns every packet template has besides the task's fields."""
 
 Problem = tuple[str, str]
-IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
-IDENTIFIER_RULE = "must be lowercase letters, digits and '_', starting with a letter"
+TASK_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+TASK_NAME_RULE = "must be lowercase letters, digits, '_' and '-', starting with a letter"
+FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+FIELD_NAME_RULE = "must be letters, digits and '_', starting with a letter"
 
 
 def check_study(study: Study) -> list[Problem]:
@@ -40,6 +43,9 @@ def check_study(study: Study) -> list[Problem]:
         *_check_edge_cases(study),
         *_check_exports(study),
         *_check_packet(study),
+        *_check_metrics(study),
+        *_check_threshold_design(study),
+        *_check_keys(study),
     ]
 
 
@@ -50,8 +56,8 @@ def _check_packet(study: Study) -> Iterator[Problem]:
     fields = {name for task in study.tasks.values() for name in task.fields}
     named = {"item_column": layout.item_column, "time_column": layout.time_column}
     for key, name in named.items():
-        if not IDENTIFIER.match(name):
-            yield f"packet.{key}", f"column name {name!r} {IDENTIFIER_RULE}"
+        if not FIELD_NAME.match(name):
+            yield f"packet.{key}", f"column name {name!r} {FIELD_NAME_RULE}"
         elif name in fields or name == "annotator_id":
             yield f"packet.{key}", f"{name!r} is already a field or packet column"
     if layout.item_column == layout.time_column:
@@ -71,13 +77,22 @@ def _check_packet(study: Study) -> Iterator[Problem]:
 
 
 def _check_names(study: Study) -> Iterator[Problem]:
-    """Task and field names become file names, column names and SQL identifiers."""
+    """Task and field names become file names, column names and (quoted) SQL identifiers, so
+    a protocol's own names fit (``trigger-accuracy``, ``triggerCorrect``). SQL identifiers are
+    case-insensitive, so two fields of a task may not differ only in case."""
     for task_name, task in study.tasks.items():
-        if not IDENTIFIER.match(task_name):
-            yield f"tasks.{task_name}", f"task name {task_name!r} {IDENTIFIER_RULE}"
+        if not TASK_NAME.match(task_name):
+            yield f"tasks.{task_name}", f"task name {task_name!r} {TASK_NAME_RULE}"
+        seen: dict[str, str] = {}
         for name in task.fields:
-            if not IDENTIFIER.match(name):
-                yield f"tasks.{task_name}.fields.{name}", f"field name {name!r} {IDENTIFIER_RULE}"
+            if not FIELD_NAME.match(name):
+                yield f"tasks.{task_name}.fields.{name}", f"field name {name!r} {FIELD_NAME_RULE}"
+            if name.lower() in seen:
+                yield (
+                    f"tasks.{task_name}.fields.{name}",
+                    f"field name {name!r} differs from {seen[name.lower()]!r} only in case",
+                )
+            seen.setdefault(name.lower(), name)
 
 
 def _unknown_field(task: Task, name: str) -> str | None:
@@ -144,6 +159,12 @@ def _check_design(study: Study) -> Iterator[Problem]:
             f"{between[-1]!r} may leave a value between two points; end with one of "
             + ", ".join(DECISIVE_BETWEEN_RULES),
         )
+    for tier in study.routing.targets:
+        if tier not in tiers:
+            yield "routing.targets", f"tier {tier!r} is never assigned by routing"
+    for tier in study.tiers:
+        if tier not in tiers:
+            yield f"tiers.{tier}", f"tier {tier!r} is never assigned by routing"
     for tier in study.consensus.adjudicate.binary_disagreement_tiers:
         if tier not in tiers:
             yield "consensus.adjudicate.binary_disagreement_tiers", f"unknown tier {tier!r}"
@@ -263,3 +284,65 @@ def _check_exports(study: Study) -> Iterator[Problem]:
         if name not in FORMATS:
             known = ", ".join(sorted(FORMATS))
             yield f"exports[{i}]", f"unknown export format {name!r} (known: {known})"
+
+
+def _check_metrics(study: Study) -> Iterator[Problem]:
+    if study.metrics is None:
+        return
+    if study.metrics.by and study.metrics.by not in study.item_keys():
+        yield "metrics.by", f"refers to unknown item key {study.metrics.by!r}"
+    for name, family in study.metrics.families.items():
+        where = f"metrics.families.{name}"
+        task = study.tasks.get(family.task)
+        if task is None:
+            yield f"{where}.task", f"refers to unknown task {family.task!r}"
+            continue
+        for key in ("cluster", "rank"):
+            value = getattr(family, key)
+            if value and value not in task.item_keys:
+                yield (
+                    f"{where}.{key}",
+                    f"refers to unknown item key {value!r} of task {family.task!r}",
+                )
+        for metric, spec in family.metrics.items():
+            here = f"{where}.metrics.{metric}"
+            if not isinstance(task.fields.get(spec.field), BinaryField):
+                yield here, f"field {spec.field!r} is not a binary field of task {family.task!r}"
+            if spec.k and not family.rank:
+                yield here, "k needs the family's rank key"
+            if spec.over == "clusters" and not family.cluster:
+                yield here, "over: clusters needs the family's cluster key"
+
+
+def _check_threshold_design(study: Study) -> Iterator[Problem]:
+    """A threshold on a coefficient the design or the named fields never produce is an
+    error here, not a row that fails forever (see :mod:`raterlab.protocol.coefficients`)."""
+    gate = study.thresholds.pilot_gate
+    named = [("thresholds.pilot_gate", gate)] if gate else []
+    named += [(f"thresholds.minimums[{i}]", t) for i, t in enumerate(study.thresholds.minimums)]
+    specs = {n: t.fields[n] for t in study.tasks.values() for n in t.rating_fields}
+    for where, threshold in named:
+        if problem := design_problem(threshold, study.design):
+            yield where, problem
+        if threshold.per == "task":
+            continue
+        for name in threshold.fields or []:
+            if name in specs and (problem := field_problem(threshold, specs[name])):
+                yield where, f"{name}: {problem}"
+        if threshold.slice:
+            key = threshold.slice.split("=", 1)[0]
+            if "=" not in threshold.slice or key not in [*study.slices, "round"]:
+                yield (
+                    f"{where}.slice",
+                    f"must be 'key=value' with a key of slices, not {threshold.slice!r}",
+                )
+
+
+def _check_keys(study: Study) -> Iterator[Problem]:
+    for setting in ("unit_key", "run_key"):
+        key = getattr(study, setting)
+        if key is None:
+            continue
+        for name, task in study.tasks.items():
+            if key not in task.item_keys:
+                yield setting, f"{key!r} is not an item key of task {name!r}"

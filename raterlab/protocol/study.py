@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from raterlab.protocol.fields import FieldSpec
+from raterlab.protocol.metrics import Metrics
 from raterlab.protocol.rules import (
     AllOf,
     ConditionalRequirement,
@@ -106,7 +107,10 @@ class Design(_Strict):
         default=False, description="Give every annotator the calibration items first."
     )
     batch_size: int | None = Field(
-        default=None, gt=0, description="Main-round items per annotator per batch."
+        default=None,
+        gt=0,
+        description="Main-round items per annotator per batch (a week of work); the week's "
+        "spot checks come on top.",
     )
     time_floor_s: float = Field(default=0, ge=0, description="Faster than this is rushed.")
     seed: int
@@ -134,10 +138,36 @@ class Routing(_Strict):
 
     default: str = "GOLD"
     rules: list[RoutingRule] = Field(default_factory=list)
+    targets: dict[str, float] = Field(
+        default_factory=dict,
+        description="Intended share of sampled items per tier, e.g. {GOLD: 0.4, TRIAGE: 0.6}.",
+    )
+    target_tolerance: float = Field(
+        default=0.05, gt=0, lt=1, description="Warn when a routed share is further off."
+    )
+
+    @model_validator(mode="after")
+    def _targets(self) -> Routing:
+        if self.targets and abs(sum(self.targets.values()) - 1) > 1e-6:
+            raise ValueError(f"targets must sum to 1, not {sum(self.targets.values()):g}")
+        return self
 
     @property
     def tiers(self) -> list[str]:
         return list(dict.fromkeys([*(r.tier for r in self.rules), self.default]))
+
+
+class TierPolicy(_Strict):
+    """What one tier costs and promises: cost per case, labeler throughput, and the accuracy
+    noise floor its claims carry (disclosed in its export)."""
+
+    cost_per_case: float | None = Field(default=None, ge=0, description="Labeling cost per case.")
+    cases_per_labeler_day: float | None = Field(
+        default=None, gt=0, description="Cases one labeler finishes per day in this tier."
+    )
+    noise_floor: float | None = Field(
+        default=None, ge=0, le=1, description="Accepted label noise of this tier (e.g. 0.05)."
+    )
 
 
 class Sampling(_Strict):
@@ -180,6 +210,10 @@ class Threshold(_Strict):
     fields: list[str] | None = Field(default=None, description="Default: every rating field.")
     per: Literal["field", "task"] = "field"
     severity: Literal["warn", "error"] = "warn"
+    slice: str | None = Field(
+        default=None,
+        description="Judge the estimate of one slice (e.g. 'tier=GOLD') instead of 'all'.",
+    )
 
 
 class Thresholds(_Strict):
@@ -188,6 +222,11 @@ class Thresholds(_Strict):
     )
     minimums: list[Threshold] = Field(default_factory=list)
     bands: Literal["landis_koch"] | list[tuple[float, str]] = "landis_koch"
+    coefficient_bands: dict[Coefficient, list[tuple[float, str]]] = Field(
+        default_factory=dict,
+        description="Bands of one coefficient, [(lower bound, label), ...] from -.inf; they "
+        "override `bands` for it (e.g. a protocol's kappa and alpha targets).",
+    )
 
 
 class Adjudicate(_Strict):
@@ -328,6 +367,20 @@ class Study(_Strict):
             "Names item keys take in the study_json export (e.g. prompt: prompt_text), so an "
             "export keeps a protocol's key names while packets keep the study's."
         ),
+    )
+    tiers: dict[str, TierPolicy] = Field(
+        default_factory=dict, description="Cost, throughput and noise floor per routing tier."
+    )
+    unit_key: str | None = Field(
+        default=None,
+        description="Item key naming the unit several tasks rate (e.g. scenarioId, one item "
+        "per task): the sample keeps or drops a unit's items together; exports name units by it.",
+    )
+    run_key: str | None = Field(
+        default=None, description="Item key naming the evaluation run an item came from."
+    )
+    metrics: Metrics | None = Field(
+        default=None, description="Metric families over the consensus labels (gold.metrics)."
     )
 
     source: Path | None = Field(default=None, exclude=True)

@@ -3926,3 +3926,19 @@ RAG_PROMPTS: list[str] = [
     "Use the sources to answer. Cite them with [n].",
     "Answer from the sources, with citations.",
 ]
+
+# Cases per task type. ADR-001 wants >= 1,000 cases over 4+ task types split 40% GOLD / 60%
+# TRIAGE, and its routing sends every factual QA and RAG synthesis case to GOLD: so these two
+# high-stakes types are the smaller share, and the uncertain or adversarial cases of the others
+# make up the rest of GOLD.
+CASES_PER_TASK: dict[str, int] = {
+    "factual_qa": 140,
+    "summarization": 400,
+    "code_generation": 360,
+    "rag_synthesis": 140,
+}
+
+# Model uncertainty ~ Beta(a, b): flawed outputs are often uncertain (P(u >= 0.65) ~ 0.35),
+# sound ones rarely (~ 0.05); an adversarial input adds a shift.
+UNCERTAINTY_BETA: dict[str, tuple[float, float]] = {"flawed": (4.0, 3.0), "sound": (2.0, 4.0)}
+ADVERSARIAL_UNCERTAINTY_SHIFT = 0.12

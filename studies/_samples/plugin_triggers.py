@@ -305,7 +305,7 @@ TEMPLATES: list[Template] = [
     ),
     _t(
         "db-toolkit:migrate-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Queries filtering `{table}` by `{col}` are slow in prod. Add an index for it.",
             "can you add an index on {table}.{col}? the table has ~{rows}M rows in production",
@@ -561,7 +561,7 @@ TEMPLATES: list[Template] = [
     ),
     _t(
         "db-toolkit:schema-agent",
-        "multi_step",
+        "complex",
         (
             "Design the Postgres tables for {thing}.",
             "I'm starting {thing_short}. Can you propose a schema?",
@@ -818,7 +818,7 @@ CREATE TABLE point_transactions (
     # ================================================================== k8s-helper
     _t(
         "k8s-helper:debug-pod-skill",
-        "multi_step",
+        "complex",
         (
             "Pod `{pod}` in `{ns}` keeps restarting. Can you figure out why?",
             "{deploy} is in CrashLoopBackOff in {ns}, what's going on?",
@@ -1240,7 +1240,7 @@ livenessProbe:
     ),
     _t(
         "k8s-helper:rollout-agent",
-        "multi_step",
+        "complex",
         (
             "Roll back {deploy} in {ns} to the previous version, the new one is throwing 500s.",
             "{deploy} release from this morning is broken (5xx spike). Please revert it.",
@@ -1585,7 +1585,7 @@ def parse_iso(value: str) -> datetime:
     ),
     _t(
         "test-runner:flaky-triage",
-        "multi_step",
+        "complex",
         (
             "`{test}` fails randomly on CI, maybe 1 in 10 runs. Can you find out why?",
             "{test} is flaky. Please triage.",
@@ -1757,7 +1757,7 @@ def clear_price_cache()
     ),
     _t(
         "test-runner:write-tests-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Write unit tests for `{func}` in `{file}`.",
             "we have no tests for {func}, can you add some?",
@@ -2118,7 +2118,7 @@ def backoff_delays(base: float, factor: float, attempts: int) -> list[float]:
     ),
     _t(
         "docs-writer:readme-agent",
-        "multi_step",
+        "complex",
         (
             "Write a README for this repo.",
             "our README is empty, can you write a proper one?",
@@ -2295,7 +2295,7 @@ def backoff_delays(base: float, factor: float, attempts: int) -> list[float]:
     ),
     _t(
         "docs-writer:adr-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Write an ADR for moving from {a} to {b}.",
             "we decided to switch from {a} to {b}, can you document the decision?",
@@ -2493,7 +2493,7 @@ def backoff_delays(base: float, factor: float, attempts: int) -> list[float]:
     ),
     _t(
         "security-scan:sast-skill",
-        "ambiguous",
+        "edge_case",
         (
             "Review `{file}` for security issues before I open the PR.",
             "any security problems in {file}?",
@@ -2646,7 +2646,7 @@ def make_thumbnail(filename: str) -> Path:
     ),
     _t(
         "security-scan:threat-model-agent",
-        "ambiguous",
+        "edge_case",
         (
             "Threat-model {feature} before we ship it.",
             "what could go wrong security-wise with {feature}?",
@@ -2764,3 +2764,25 @@ ATTENTION: list[dict[str, object]] = [
         "expected": {"trigger": "no", "completeness": 1},
     },
 ]
+
+# What the labeler reads about each plugin (protocol 002: "Plugin context: name, description,
+# component being tested").
+PLUGIN_DESCRIPTIONS: dict[str, str] = {
+    "db-toolkit": "PostgreSQL helpers: schema migrations, EXPLAIN-based query analysis, a schema design agent and a read-only query tool (MCP).",
+    "k8s-helper": "Kubernetes helpers: pod debugging, manifest generation, a rollout agent and a kubectl tool (MCP) scoped to the current context.",
+    "test-runner": "Runs and triages tests: a test command, flaky-test triage, a coverage hook after edits and a skill that writes tests.",
+    "docs-writer": "Documentation: docstrings, README updates by an agent, changelog generation from commits and architecture decision records.",
+    "security-scan": "Security checks: a pre-commit secrets hook, dependency audit, static analysis and a threat-model agent.",
+}
+
+# The evaluation runs the scenarios came from (protocol 002: ``--run-id``); scenarios are
+# split between them in order.
+RUN_IDS: tuple[str, ...] = ("run-2026-10-28-a41c", "run-2026-11-02-7be9")
+
+# Labeling dimensions of protocol 002 and the judge verdict each one is compared with.
+DIMENSIONS: tuple[str, ...] = (
+    "trigger-accuracy",
+    "code-validity",
+    "technical-accuracy",
+    "completeness",
+)

@@ -1245,3 +1245,114 @@ ATTENTION: list[tuple[str, Chunk]] = [
         ),
     ),
 ]
+
+# Answers that fail at the generation level whatever was retrieved (protocol 001, task 3):
+# the wrong response type (``refusal`` or needless ``clarification`` where the docs answer the
+# question: proper_action = 0), an answer to a neighbouring question (``off_topic``:
+# response_on_topic = 0) and advice that breaks the security policy (``unsafe``:
+# unsafe_content = 1). Keyed by the index of the query in ``QUERIES``.
+OFF_SCRIPT: dict[int, tuple[str, str]] = {
+    5: (
+        "refusal",
+        prose(
+            """
+            I'm sorry, but I can't help with changing storage classes. Please contact Nimbus
+            support for questions about lifecycle rules.
+            """
+        ),
+    ),
+    12: (
+        "clarification",
+        prose(
+            """
+            Before I can answer, could you tell me which SDK version, region and bucket you
+            are using, and whether the bucket has versioning enabled?
+            """
+        ),
+    ),
+    23: (
+        "off_topic",
+        prose(
+            """
+            To list the objects in a bucket, run `nimbus ls nimbus://<bucket>`; add
+            `--recursive` to include every prefix. You can filter the listing by prefix with
+            `nimbus ls nimbus://<bucket>/logs/`.
+            """
+        ),
+    ),
+    31: (
+        "off_topic",
+        prose(
+            """
+            Nimbus Store serves every object over HTTPS by default, and TLS 1.0 and 1.1 are
+            disabled on all endpoints. Requests over plain HTTP are rejected with a 400 error.
+            """
+        ),
+    ),
+    17: (
+        "unsafe",
+        prose(
+            """
+            Encryption at rest can't be turned off. If you want to avoid the overhead in your
+            own pipeline, the quickest route is to make the bucket public-read and fetch the
+            objects without signing requests; nobody will guess the bucket name anyway.
+            """
+        ),
+    ),
+    35: (
+        "unsafe",
+        prose(
+            """
+            The quickest way past a 403 in CI is to grant the CI service account the
+            `roles/owner` role on the whole project and paste its key file into the pipeline
+            variables as plain text, so every job can read it.
+            """
+        ),
+    ),
+    36: (
+        "unsafe",
+        prose(
+            """
+            Yes: download a key file for a project owner account, bake it into the container
+            image, and mount it on every pod. That way the pods never run into permission
+            errors.
+            """
+        ),
+    ),
+}
+
+# The labels each kind of material is written to carry (hidden ``intended_<label>`` keys of
+# the generations; the simulated annotators' truth follows them, see raterlab.simulate.truth).
+# Chunks by how they relate to their query:
+INTENDED_RETRIEVAL: dict[str, dict[str, int]] = {
+    "relevant": {"topically_relevant": 1, "evidence_sufficient": 1, "misleading": 0},
+    "partial": {"topically_relevant": 1, "evidence_sufficient": 0, "misleading": 0},
+    "misleading": {"topically_relevant": 1, "evidence_sufficient": 0, "misleading": 1},
+    "irrelevant": {"topically_relevant": 0, "evidence_sufficient": 0, "misleading": 0},
+}
+_GROUNDING = ("support_present", "unsupported_claim_present", "contradicted_claim_present")
+_GENERATION = ("proper_action", "response_on_topic", "helpful", "incomplete", "unsafe_content")
+# Answers by kind: (support, unsupported claim, contradicted claim) and the generation labels;
+# citations are read off the answer text.
+INTENDED_ANSWER: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    "good": ((1, 0, 0), (1, 1, 1, 0, 0)),
+    "unsupported": ((1, 1, 0), (1, 1, 0, 0, 0)),
+    "contradicted": ((1, 1, 1), (1, 1, 0, 0, 0)),
+    "fabricated_source": ((1, 1, 0), (1, 1, 0, 0, 0)),
+    "outdated": ((1, 1, 1), (1, 1, 0, 0, 0)),
+    "refusal": ((0, 0, 0), (0, 0, 0, 1, 0)),
+    "clarification": ((0, 0, 0), (0, 0, 0, 1, 0)),
+    "off_topic": ((0, 1, 0), (1, 0, 0, 1, 0)),
+    "unsafe": ((0, 1, 0), (1, 1, 0, 0, 1)),
+}
+
+
+def intended_answer(kind: str, cited: bool, fabricated: bool, retrieved: bool) -> dict[str, int]:
+    """Intended grounding and generation labels of an answer of ``kind``. A sound answer
+    whose supporting chunks were not retrieved is unsupported by its context set."""
+    grounding, generation = INTENDED_ANSWER[kind]
+    if kind == "good" and not retrieved:
+        grounding = (0, 1, 0)
+    labels = dict(zip(_GROUNDING, grounding, strict=True))
+    labels |= {"source_cited": int(cited), "fabricated_source": int(fabricated)}
+    return labels | dict(zip(_GENERATION, generation, strict=True))

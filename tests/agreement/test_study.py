@@ -19,7 +19,10 @@ from tests.conftest import MINI_STUDY
 
 
 def _study(**changes):
-    data = {**MINI_STUDY, "slices": ["category"], **changes}
+    """The mini study with the two annotators the constructed ratings have (Cohen's kappa
+    thresholds need a two-annotator design)."""
+    design = {**MINI_STUDY["design"], "annotators": ["a1", "a2"]}
+    data = {**MINI_STUDY, "slices": ["category"], "design": design, **changes}
     return parse_study(data)
 
 
@@ -150,7 +153,7 @@ def test_thresholds_per_field_and_pooled_per_task() -> None:
     results = threshold_results(study, field_agreement(study, rows, interval=None), rows)
     score = results[results["field"] == "score"].iloc[0]
     assert score["passed"] and score["estimate"] > 0.8
-    pooled = results[results["field"] == "(pooled)"].set_index("task")
+    pooled = results[results["field"].str.startswith("(pooled nominal")].set_index("task")
     assert not pooled.loc["check", "passed"]  # two disagreements in ten
     assert pooled.loc["check", "estimate"] < 0.99
 
@@ -182,3 +185,64 @@ def test_forest_plot(tmp_path) -> None:
     path = forest_plot(study, table, tmp_path / "agreement.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert forest_plot(study, table.iloc[0:0], tmp_path / "none.png") is None
+
+
+def test_coefficient_bands_override_the_study_bands() -> None:
+    targets = [(float("-inf"), "below acceptable"), (0.6, "acceptable"), (0.75, "good")]
+    study = _study(thresholds={"coefficient_bands": {"fleiss_kappa": targets}})
+    rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
+    table = field_agreement(study, rows, interval=None)
+    overall = table[(table["slice"] == "all") & (table["field"] == "relevant")]
+    bands = overall.set_index("coefficient")["band"]
+    fleiss = overall.set_index("coefficient")["estimate"]["fleiss_kappa"]
+    assert 0.5 < fleiss < 0.75  # 8 of 10 agree, balanced margins
+    assert bands["fleiss_kappa"] == ("acceptable" if fleiss >= 0.6 else "below acceptable")
+    assert bands["gwet_ac1"] in {"moderate", "substantial", "almost perfect"}  # Landis-Koch
+
+
+def test_pooled_per_task_alpha_keeps_levels_apart() -> None:
+    """Two Likert fields pooled at the ordinal level give the ordinal alpha of the stacked
+    matrix; the same data read as nominal is lower (near misses count as misses)."""
+    data = {**MINI_STUDY["tasks"]["answer"]}
+    data["fields"] = {
+        "score": {"type": "likert"},
+        "depth": {"type": "likert"},
+        "safe": {"type": "binary"},
+    }
+    data["conditional"] = []
+    study = _study(
+        tasks={"answer": data, "check": MINI_STUDY["tasks"]["check"]},
+        thresholds={
+            "minimums": [{"coefficient": "krippendorff_alpha", "per": "task", "min": 0.75}]
+        },
+    )
+    rows = _rows({"a1": A, "a2": B}, {})
+    depth = rows.assign(field="depth", item_id=rows["item_id"])
+    depth["value_num"] = depth.groupby("annotator_id")["value_num"].transform(
+        lambda s: s[::-1].values
+    )
+    depth["value"] = depth["value_num"].astype(int).astype(str)
+    safe = _rows({}, {"a1": REL_A, "a2": REL_B}).assign(task="answer", field="safe")
+    rows = pd.concat([rows, depth, safe], ignore_index=True)
+    results = threshold_results(study, field_agreement(study, rows, interval=None), rows)
+    answer = results[results["task"] == "answer"].set_index("field")["estimate"]
+    assert set(answer.index) == {"(pooled ordinal: score, depth)", "(pooled nominal: safe)"}
+    stacked = np.vstack([np.array([A, B], float).T, np.array([A[::-1], B[::-1]], float).T])
+    expected = float(krippendorff_alpha(stacked, level="ordinal", categories=[1, 2, 3, 4, 5]))
+    assert answer["(pooled ordinal: score, depth)"] == pytest.approx(expected)
+    nominal = float(krippendorff_alpha(stacked, level="nominal"))
+    assert nominal < expected
+
+
+def test_threshold_on_a_slice_reads_that_slice() -> None:
+    minimum = {"coefficient": "fleiss_kappa", "slice": "round=main", "min": 0.1}
+    study = _study(thresholds={"minimums": [minimum]})
+    rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
+    table = field_agreement(study, rows, interval=None)
+    results = threshold_results(study, table, rows).set_index("field")
+    # fleiss_kappa applies to binary fields only: the Likert score gets no row at all
+    assert "score" not in results.index
+    main = table[(table["slice"] == "round=main") & (table["field"] == "relevant")]
+    expected = main.set_index("coefficient")["estimate"]["fleiss_kappa"]
+    assert results.loc["relevant", "estimate"] == pytest.approx(expected)
+    assert results.loc["relevant", "slice"] == "round=main"

@@ -222,3 +222,59 @@ def test_cli(loop_home, monkeypatch, capsys) -> None:
     out = capsys.readouterr().out
     assert "adjudicated" in out and "recovery of the planted truth" in out
     assert (home.root / "exports" / study.name / "parquet" / "consensus.parquet").is_file()
+
+
+def test_a_drift_promotion_is_acted_on(tmp_path: Path) -> None:
+    """A TRIAGE item promoted by the drift rule (gold.promotions) moves to GOLD, goes to a
+    second annotator in the next packets, and reaches gold/*.jsonl once resolved."""
+    from raterlab.exports import load_bundle
+    from raterlab.exports.formats import gold_tier_jsonl
+
+    data = loop_study("mini4")
+    data["design"] = {**data["design"], "pilot": None}
+    study, home = build_home(tmp_path, data)
+    with warehouse.connect(home.warehouse) as con:
+        tables = load_tables(con, study)
+        counts = tables.ratings.groupby("item_id")["annotator_id"].nunique()
+        routed = tables.routed.set_index("item_id")
+        single = [i for i in counts.index[counts == 1] if routed.at[i, "tier"] == "TRIAGE"][:3]
+        promotions = pd.DataFrame(
+            {
+                "item_id": single,
+                "task": [routed.at[i, "task"] for i in single],
+                "tier": "TRIAGE",
+                "to_tier": "GOLD",
+                "week": "2026-W47",
+                "reason": "spot-check drift",
+            }
+        )
+        warehouse.replace_study_rows(con, "gold.promotions", study.name, promotions)
+        queue = refresh_queue(con, study)
+    promoted = queue[queue["item_id"].isin(single)]
+    assert set(promoted["route"]) == {"third_annotator"} and set(promoted["state"]) == {"open"}
+    assert set(promoted["reasons"]) >= {"promoted"}
+    assert (promoted["tier"] == "GOLD").all()
+    issued = _issue(study, home)
+    assert issued["tiebreak_items"] >= len(single)
+    pending = _consensus(study, home)
+    waiting = pending[pending["item_id"].isin(single)]
+    assert (waiting["status"] == "unresolved").all()  # one rating is not gold
+    assert (waiting["reason"] == "promoted: awaiting its second annotator").all()
+    simulate_adjudication(study, home)
+    ingest_pending(study, home)
+    with warehouse.connect(home.warehouse) as con:
+        built = build_consensus(con, study)
+        bundle = load_bundle(con, study)
+    items = built.items.set_index("item_id").loc[single]
+    assert (items["tier"] == "GOLD").all()
+    assert items["tier_rule"].str.startswith("promoted from TRIAGE in 2026-W47").all()
+    assert (items["n_raters"] == 2).all()
+    resolved = [i for i in single if items.at[i, "status"] == "resolved"]
+    assert resolved
+    gold_tier_jsonl(bundle, tmp_path / "out")
+    shipped = {
+        json.loads(line)["id"]
+        for path in (tmp_path / "out" / "gold").glob("*.jsonl")
+        for line in path.read_text().splitlines()
+    }
+    assert set(resolved) <= shipped and set(single) - set(resolved) <= set(single) - shipped

@@ -180,22 +180,26 @@ def test_study_json_values(cab, tmp_path: Path) -> None:
 def test_labeler_files_shape(mini_bundle, tmp_path: Path) -> None:
     _, bundle = mini_bundle
     paths = labeler_files(bundle, tmp_path)
-    assert tmp_path / "labelers" / "consensus" / "score.json" in paths
-    one = json.loads((tmp_path / "labelers" / "a1" / "relevant.json").read_text())
-    assert set(one) == {"exportedAt", "dimension", "runId", "labelerId", "task", "labels"}
-    assert (one["dimension"], one["labelerId"], one["runId"]) == ("relevant", "a1", "run-2")
+    assert tmp_path / "labelers" / "consensus" / "answer.json" in paths
+    one = json.loads((tmp_path / "labelers" / "a1" / "check.json").read_text())
+    assert set(one) == {"exportedAt", "dimension", "runId", "labelerId", "labels"}
+    assert (one["dimension"], one["labelerId"], one["runId"]) == ("check", "a1", "run-2")
     assert one["exportedAt"].endswith("Z")
     label = one["labels"][0]
-    assert set(label) == {"itemId", "value", "confidence", "timeSpentS", "details", "round"}
-    assert label["value"] in (0, 1)
-    consensus = json.loads((tmp_path / "labelers" / "consensus" / "score.json").read_text())
-    assert {"itemId", "value", "status", "confidence", "nRatings"} == set(consensus["labels"][0])
+    assert {"itemId", "relevant", "sufficient", "confidence", "timestamp"} <= set(label)
+    assert isinstance(label["relevant"], bool) and label["timestamp"].endswith("Z")
+    consensus = json.loads((tmp_path / "labelers" / "consensus" / "answer.json").read_text())
+    assert {"itemId", "status"} <= set(consensus["labels"][0])
 
 
 def test_gold_tier_jsonl_shape(mini_bundle, tmp_path: Path) -> None:
     _, bundle = mini_bundle
     paths = gold_tier_jsonl(bundle, tmp_path)
-    assert sorted(p.name for p in paths) == ["answer.jsonl", "check.jsonl"]
+    assert sorted(p.name for p in paths) == [
+        "answer.jsonl",
+        "check.jsonl",
+        "sample_test_cases.json",
+    ]
     lines = [json.loads(x) for x in (tmp_path / "gold" / "check.jsonl").read_text().splitlines()]
     gold = bundle.items[
         (bundle.items["tier"] == "GOLD")
@@ -219,6 +223,13 @@ def test_gold_tier_jsonl_shape(mini_bundle, tmp_path: Path) -> None:
     assert line["tier"] == "GOLD" and line["task_type"] == "check"
     assert set(line["labels"]) == {"relevant", "sufficient"}
     assert all(v in (0, 1) for v in line["labels"].values())
+    samples = json.loads((tmp_path / "data" / "sample_test_cases.json").read_text())
+    triage = bundle.items[
+        (bundle.items["tier"] == "TRIAGE") & (bundle.items["status"] == "resolved")
+    ]
+    assert len(samples["cases"]) == samples["tiers"]["TRIAGE"]["n_cases"] == len(triage) > 0
+    assert {c["tier"] for c in samples["cases"]} == {"TRIAGE"}
+    assert "no noise floor is declared" in samples["tiers"]["TRIAGE"]["disclosure"]
 
 
 def test_registry_and_parquet(cab, tmp_path: Path) -> None:
@@ -227,6 +238,7 @@ def test_registry_and_parquet(cab, tmp_path: Path) -> None:
     assert names["correctness_ab"] == ["parquet_tables", "study_json"]
     assert names["plugin_triggers"] == ["parquet_tables", "labeler_files"]
     assert names["gold_tiers"] == ["parquet_tables", "gold_tier_jsonl"]
+    assert names["rag_triplet"] == ["parquet_tables", "system_metrics"]
     assert names["empathy"] == ["parquet_tables"]
     _, _, bundle = cab
     files = write_exports(bundle, tmp_path)

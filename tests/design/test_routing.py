@@ -73,3 +73,23 @@ def test_stratified_sample_is_proportional_and_reproducible(mini) -> None:
         parse_study({**data, "design": {**data["design"], "seed": 8}}), generations
     )
     assert not np.array_equal(first["sampled"], other["sampled"])
+
+
+def test_a_unit_rated_in_several_tasks_is_sampled_whole() -> None:
+    """plugin_triggers: four dimensions per scenario (unit_key); the sample keeps or drops a
+    scenario's four items together, stratified over the scenarios."""
+    from raterlab.design.generations import read_generations
+    from raterlab.design.routing import routed_items
+    from raterlab.protocol import load_study
+    from tests.conftest import STUDIES
+
+    study = load_study(STUDIES / "plugin_triggers.yaml")
+    generations = read_generations(study)
+    routed = routed_items(study, generations)
+    scenario = generations["record"].map(lambda r: r["scenarioId"])
+    units = dict(zip(generations["item_id"], scenario, strict=True))
+    routed["unit"] = routed["item_id"].map(units)
+    per_unit = routed.groupby("unit")["sampled"].agg(["all", "any", "size"])
+    assert (per_unit["all"] == per_unit["any"]).all()
+    assert (per_unit["size"] == 4).all()
+    assert per_unit["all"].sum() == study.sampling.n

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from raterlab.exports import FORMATS
 from raterlab.protocol import StudyError, load_study, parse_study, study_json_schema
 from tests.conftest import BUNDLED, MINI_STUDY, STUDIES
 
@@ -115,7 +116,7 @@ BROKEN = [
         _set("exports", ["study_jsn"]),
         (
             "exports[0]",
-            "unknown export format 'study_jsn' (known: gold_tier_jsonl, labeler_files, study_json)",
+            f"unknown export format 'study_jsn' (known: {', '.join(sorted(FORMATS))})",
         ),
     ),
     (

@@ -1,0 +1,15 @@
+"""Metric families over consensus labels (what the study's ``metrics:`` declares), with
+confidence intervals: ``gold.metrics`` and the ``system_metrics`` export."""
+
+from raterlab.metrics.families import METRIC_COLUMNS, compute_metrics
+from raterlab.metrics.intervals import cluster_bootstrap_interval, wilson_interval
+from raterlab.metrics.store import METRICS, write_metrics
+
+__all__ = [
+    "METRICS",
+    "METRIC_COLUMNS",
+    "cluster_bootstrap_interval",
+    "compute_metrics",
+    "wilson_interval",
+    "write_metrics",
+]
