@@ -17,6 +17,7 @@ from raterlab.consensus.build import build_consensus
 from raterlab.consensus.recovery import overall
 from raterlab.consensus.schema import ADJUDICATIONS, CONSENSUS, ITEMS, Column
 from raterlab.exports import exporters_for, load_bundle, write_exports
+from raterlab.publish import publish
 from resources import Raterlab
 
 GROUP = "consensus"
@@ -95,6 +96,7 @@ def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     with raterlab.warehouse() as con:
         ensure_tables(con)
         results = ingest_inbox(study, raterlab.paths, con)
+        publish(con, raterlab.paths.published)
         total = con.execute(
             "SELECT count(*) FROM gold.adjudications WHERE study = ?", [study.name]
         ).fetchall()[0][0]
@@ -134,6 +136,7 @@ def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
         built = build_consensus(con, study)
+        publish(con, raterlab.paths.published)
     statuses = built.consensus["status"].value_counts().rename_axis("status").reset_index()
     metadata = {
         "rows": len(built.consensus),

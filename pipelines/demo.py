@@ -9,7 +9,6 @@ shows them afterwards.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 
@@ -18,6 +17,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from pipelines.instance import instance
 from raterlab import warehouse
 from raterlab.protocol import load_study
 from raterlab.quality import flag_summary
@@ -29,16 +29,6 @@ QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """The demo prints its own summary; run logs stay in the Dagster instance (make ui)."""
 MAX_ROUNDS = 6
 """Pilot, main round, tie-breaks and adjudication, leftovers: each round is one job run."""
-
-
-def instance(home: Home) -> dg.DagsterInstance:
-    """The persistent Dagster instance in ``$RATERLAB_HOME/dagster`` (telemetry off)."""
-    home.dagster.mkdir(parents=True, exist_ok=True)
-    config = home.dagster / "dagster.yaml"
-    if not config.exists():
-        config.write_text("telemetry:\n  enabled: false\n")
-    os.environ["DAGSTER_HOME"] = str(home.dagster)
-    return dg.DagsterInstance.get()
 
 
 def resubmit_corrections(home: Home, study: str) -> int:
