@@ -78,7 +78,7 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     }
     with raterlab.warehouse() as con:
         wh.replace_study_tables(con, study.name, frames)
-        publish(con, raterlab.paths.published)
+        publish(con, raterlab.paths.published, frames)
     plot = forest_plot(study, table, raterlab.paths.reports / study.name / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]
     shown = overall[

@@ -82,7 +82,7 @@ def labels(
     with raterlab.warehouse() as con:
         results = [commit(study, r, v, raterlab.paths, con) for r, v in validated_annotations]
         views = create_wide_views(con, study)
-        publish(con, raterlab.paths.published)
+        publish(con, raterlab.paths.published, ["gold.ratings", "gold.rating_values"])
         total = con.execute(
             "SELECT count(*) FROM gold.labels WHERE study = ?", [study.name]
         ).fetchall()[0][0]

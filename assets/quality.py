@@ -37,7 +37,7 @@ def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     )
     with raterlab.warehouse() as con:
         written = write_quality(con, study.name, report)
-        publish(con, raterlab.paths.published)
+        publish(con, raterlab.paths.published, written)
     reports = raterlab.paths.reports / study.name
     sample = write_pi_sample(pi_sample(study, labels_, generations), reports)
     drift = study.quality.drift

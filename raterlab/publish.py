@@ -20,6 +20,8 @@ writing Parquet does (``benchmarks/README.md``, "Publishing").
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -56,23 +58,38 @@ def _create_views(con: duckdb.DuckDBPyConnection, views: list[str]) -> list[str]
     return []
 
 
-def publish(con: duckdb.DuckDBPyConnection, target: Path) -> Path:
-    """Copy the warehouse's ``gold`` tables and views (``con``: an open warehouse connection)
-    into ``target`` (``$RATERLAB_HOME/published.duckdb``), swapped in atomically.
-
-    The copy also holds ``main.published``: one row with when it was published and how many
-    tables and views it holds. Raises ``RuntimeError`` naming any gold view that reads
-    something outside ``gold`` (it could not work in the copy).
-    """
-    database = con.execute("SELECT current_database()").fetchall()[0][0]
-    tables = [
+def _names(con: duckdb.DuckDBPyConnection, database: str, kind: str) -> list[str]:
+    column = "table_name" if kind == "tables" else "view_name"
+    return [
         name
         for (name,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ?"
-            " ORDER BY table_name",
+            f"SELECT {column} FROM duckdb_{kind}() WHERE database_name = ? AND schema_name = ?"
+            f" AND NOT internal ORDER BY {column}",
             [database, SCHEMA],
         ).fetchall()
     ]
+
+
+def publish(
+    con: duckdb.DuckDBPyConnection, target: Path, tables: Iterable[str] | None = None
+) -> Path:
+    """Copy the warehouse's ``gold`` tables and views (``con``: an open warehouse connection)
+    into ``target`` (``$RATERLAB_HOME/published.duckdb``), swapped in atomically.
+
+    ``tables`` (``schema.name``; those outside ``gold`` are ignored, so a caller can pass
+    every table it wrote) says which gold tables the caller just wrote: the others
+    are taken from the previous published file, copied byte for byte, which spares copying
+    the large ``gold.ratings`` and ``gold.rating_values`` after, say, an agreement run
+    (figures in ``benchmarks/README.md``). ``None`` (the default, and what a caller unsure of
+    what it wrote should pass) copies every table. Views are always recreated, and tables no
+    longer in the warehouse dropped.
+
+    The copy also holds ``main.published``: one row with when it was published and how many
+    tables and views it holds. Raises ``RuntimeError`` naming any gold view that reads
+    something outside ``gold`` (it could not work in the copy); the previous copy stays.
+    """
+    database = con.execute("SELECT current_database()").fetchall()[0][0]
+    current = _names(con, database, "tables")
     views = [
         sql
         for (sql,) in con.execute(
@@ -84,14 +101,25 @@ def publish(con: duckdb.DuckDBPyConnection, target: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     partial.unlink(missing_ok=True)
+    incremental = tables is not None and target.exists()
+    if incremental:
+        shutil.copyfile(target, partial)
     con.execute(f"ATTACH {_literal(str(partial))} AS {ALIAS}")
     try:
-        con.execute(f"CREATE SCHEMA {ALIAS}.{SCHEMA}")
-        for name in tables:
-            con.execute(
-                f"CREATE TABLE {ALIAS}.{SCHEMA}.{_quoted(name)} AS "
-                f"SELECT * FROM {_quoted(database)}.{SCHEMA}.{_quoted(name)}"
-            )
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {ALIAS}.{SCHEMA}")
+        written = {t.split(".", 1)[1] for t in tables or () if t.startswith(f"{SCHEMA}.")}
+        kept = set(_names(con, ALIAS, "tables")) - written
+        for name in _names(con, ALIAS, "views"):
+            con.execute(f"DROP VIEW {ALIAS}.{SCHEMA}.{_quoted(name)}")
+        for name in _names(con, ALIAS, "tables"):
+            if name not in kept or name not in current:
+                con.execute(f"DROP TABLE {ALIAS}.{SCHEMA}.{_quoted(name)}")
+        for name in current:
+            if name not in kept:
+                con.execute(
+                    f"CREATE TABLE {ALIAS}.{SCHEMA}.{_quoted(name)} AS "
+                    f"SELECT * FROM {_quoted(database)}.{SCHEMA}.{_quoted(name)}"
+                )
         con.execute(f"USE {ALIAS}")
         try:
             unbound = _create_views(con, views)
@@ -102,9 +130,9 @@ def publish(con: duckdb.DuckDBPyConnection, target: Path) -> Path:
                 "gold views that read outside gold cannot be published: " + "; ".join(unbound)
             )
         con.execute(
-            f"CREATE TABLE {ALIAS}.main.published AS SELECT ?::TIMESTAMPTZ AS published_at, "
-            "?::INTEGER AS tables, ?::INTEGER AS views",
-            [datetime.now(UTC), len(tables), len(views)],
+            f"CREATE OR REPLACE TABLE {ALIAS}.main.published AS SELECT ?::TIMESTAMPTZ AS "
+            "published_at, ?::INTEGER AS tables, ?::INTEGER AS views",
+            [datetime.now(UTC), len(current), len(views)],
         )
         con.execute(f"DETACH {ALIAS}")
     except BaseException:

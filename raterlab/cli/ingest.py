@@ -59,7 +59,7 @@ def run_ingest(args: argparse.Namespace) -> int:
         home = Home.from_env()
         with warehouse.connect(home.warehouse) as con:
             result = ingest_file(study, args.path, home, con)
-            publish(con, home.published)
+            publish(con, home.published, ["gold.ratings", "gold.rating_values"])
     except (StudyError, NoPackets, FileNotFoundError) as exc:
         print(f"raterlab ingest: {exc}")
         return 2
@@ -99,7 +99,7 @@ def run_import(args: argparse.Namespace) -> int:
             result = import_file(
                 study, task, args.path, home, con, args.unit, args.rater, args.field
             )
-            publish(con, home.published)
+            publish(con, home.published, ["gold.ratings", "gold.rating_values"])
     except (StudyError, ValueError, FileNotFoundError, UnreadableFile) as exc:
         print(f"raterlab import: {exc}")
         return 2

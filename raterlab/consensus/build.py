@@ -23,6 +23,8 @@ from raterlab.consensus.recovery import truth_recovery
 from raterlab.consensus.store import create_views, replace_rows
 from raterlab.protocol import Study
 
+CONSENSUS_TABLES = ("gold.items", "gold.consensus")
+"""The gold tables :func:`build_consensus` writes."""
 RECOVERY_TABLE = "staging.consensus_recovery"
 RECOVERY_DDL = """study VARCHAR, task VARCHAR, field VARCHAR, method VARCHAR, n BIGINT,
     n_valued BIGINT, recovered BIGINT, within_half BIGINT, share DOUBLE, share_valued DOUBLE"""
@@ -67,7 +69,7 @@ def build_consensus(con: duckdb.DuckDBPyConnection, study: Study) -> ConsensusBu
     queue, consensus, items = compute(study, tables, read_adjudication_key(con, study.name))
     truth = read_table(con, "staging.sim_truth", study.name)
     recovery = truth_recovery(consensus, truth)
-    frames = {"gold.items": items, "gold.consensus": consensus}
+    frames = dict(zip(CONSENSUS_TABLES, (items, consensus), strict=True))
     if truth is not None and len(truth):
         con.execute(f"CREATE TABLE IF NOT EXISTS {RECOVERY_TABLE} ({RECOVERY_DDL})")
         frames[RECOVERY_TABLE] = recovery

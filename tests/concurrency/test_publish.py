@@ -137,3 +137,26 @@ def test_ingest_agreement_and_consensus_run_beside_an_open_session(home) -> None
         assert fresh.query(agreement)[0][0] > 0
     finally:
         fresh.close()
+
+
+def test_publishing_named_tables_keeps_the_others_from_the_previous_copy(tmp_path: Path) -> None:
+    db, target = tmp_path / "warehouse.duckdb", tmp_path / "published.duckdb"
+    _warehouse(db, 4)
+    with warehouse.connect(db) as con:
+        warehouse.replace_study_rows(con, "gold.other", "s", pd.DataFrame({"z": [1]}))
+        warehouse.replace_study_rows(con, "gold.gone", "s", pd.DataFrame({"z": [1]}))
+        publish(con, target)
+        warehouse.replace_study_rows(con, "gold.scores", "s", pd.DataFrame({"x": range(6)}))
+        warehouse.replace_study_rows(con, "gold.other", "s", pd.DataFrame({"z": [1, 2]}))
+        con.execute("DROP TABLE gold.gone")
+        publish(con, target, tables=["gold.scores", "staging.work"])
+    session = Session(target)
+    try:
+        assert session.query("SELECT count(*) FROM gold.scores") == [[6]]
+        assert session.query("SELECT total FROM gold.a_outer") == [[30]]
+        assert session.query("SELECT count(*) FROM gold.other") == [[1]]  # as it was published
+        tables = "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'gold' ORDER BY 1"
+        assert session.query(tables) == [["other"], ["scores"]]
+        assert session.query("SELECT count(*), max(tables) FROM main.published") == [[1, 2]]
+    finally:
+        session.close()
