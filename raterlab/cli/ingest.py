@@ -59,7 +59,8 @@ def run_ingest(args: argparse.Namespace) -> int:
         home = Home.from_env()
         with warehouse.connect(home.warehouse) as con:
             result = ingest_file(study, args.path, home, con)
-            publish(con, home.published, ["gold.ratings", "gold.rating_values"])
+            if result.status != "unchanged":
+                publish(con, home.published, ["gold.ratings", "gold.rating_values"])
     except (StudyError, NoPackets, FileNotFoundError) as exc:
         print(f"raterlab ingest: {exc}")
         return 2
