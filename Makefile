@@ -36,8 +36,8 @@ demo: env
 	$(VENV)/bin/python -m pipelines.demo
 
 ui: env
-	mkdir -p $(DAGSTER_HOME)
-	$(VENV)/bin/dagster dev -w workspace.yaml
+	$(VENV)/bin/python -m pipelines.instance
+	$(VENV)/bin/dagster dev -w workspace.yaml $(if $(PORT),-p $(PORT))
 
 clean:
 	rm -rf $(VENV) $(BOOT) .raterlab

@@ -6,6 +6,7 @@ import pandas as pd
 from assets.design import _generations, _optional_frame, _study_frame, _write
 from assets.ingest import labels
 from assets.partitions import study_partitions
+from raterlab import warehouse as wh
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import (
@@ -16,6 +17,7 @@ from raterlab.agreement.study import (
     threshold_results,
 )
 from raterlab.design.rounds import latest_pilot_only
+from raterlab.publish import publish
 from resources import Raterlab
 
 GROUP = "agreement"
@@ -79,15 +81,20 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
 def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """``gold.agreement``: every rating field x slice x coefficient of its type, with 95%
     bootstrap intervals and interpretation bands; ``gold.agreement_pairwise`` and
-    ``gold.agreement_matrices``; ``staging.agreement_thresholds`` (the study's minimums)."""
+    ``gold.agreement_matrices``; ``staging.agreement_thresholds`` (the study's minimums).
+    The four tables are replaced in one transaction, then published."""
     study = raterlab.study(context.partition_key)
     rows = latest_pilot_only(study_ratings(raterlab, study.name))
     table = field_agreement(study, rows)
-    thresholds = threshold_results(study, table, rows)
-    _write(raterlab, "gold.agreement", study.name, table)
-    _write(raterlab, "gold.agreement_pairwise", study.name, pairwise(study, rows))
-    _write(raterlab, "gold.agreement_matrices", study.name, matrices(study, rows))
-    _write(raterlab, "staging.agreement_thresholds", study.name, thresholds)
+    frames = {
+        "gold.agreement": table,
+        "gold.agreement_pairwise": pairwise(study, rows),
+        "gold.agreement_matrices": matrices(study, rows),
+        "staging.agreement_thresholds": threshold_results(study, table, rows),
+    }
+    with raterlab.warehouse() as con:
+        wh.replace_study_tables(con, study.name, frames)
+        publish(con, raterlab.paths.published, frames)
     plot = forest_plot(study, table, raterlab.paths.reports / study.name / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]
     shown = overall[

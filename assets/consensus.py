@@ -13,10 +13,11 @@ from assets.partitions import study_partitions
 from raterlab.adjudication.ingest import ensure_tables, inbox_dir, ingest_inbox
 from raterlab.adjudication.packets import issue_packets, refresh_queue, restore_tiebreak_key
 from raterlab.adjudication.queue import backlog
-from raterlab.consensus.build import build_consensus
+from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
 from raterlab.consensus.recovery import overall
 from raterlab.consensus.schema import ADJUDICATIONS, CONSENSUS, ITEMS, Column
 from raterlab.exports import exporters_for, load_bundle, write_exports
+from raterlab.publish import publish
 from resources import Raterlab
 
 GROUP = "consensus"
@@ -95,6 +96,7 @@ def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     with raterlab.warehouse() as con:
         ensure_tables(con)
         results = ingest_inbox(study, raterlab.paths, con)
+        publish(con, raterlab.paths.published, ["gold.adjudications"])
         total = con.execute(
             "SELECT count(*) FROM gold.adjudications WHERE study = ?", [study.name]
         ).fetchall()[0][0]
@@ -134,6 +136,7 @@ def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
         built = build_consensus(con, study)
+        publish(con, raterlab.paths.published, CONSENSUS_TABLES)
     statuses = built.consensus["status"].value_counts().rename_axis("status").reset_index()
     metadata = {
         "rows": len(built.consensus),

@@ -13,6 +13,7 @@ from raterlab.ingest.audit import create_wide_views, pending_files
 from raterlab.ingest.run import Received, commit, receive, validate_received
 from raterlab.ingest.store import ensure_tables
 from raterlab.ingest.validate import Validation
+from raterlab.publish import publish
 from resources import Raterlab
 
 GROUP = "ingest"
@@ -81,6 +82,7 @@ def labels(
     with raterlab.warehouse() as con:
         results = [commit(study, r, v, raterlab.paths, con) for r, v in validated_annotations]
         views = create_wide_views(con, study)
+        publish(con, raterlab.paths.published, ["gold.ratings", "gold.rating_values"])
         total = con.execute(
             "SELECT count(*) FROM gold.labels WHERE study = ?", [study.name]
         ).fetchall()[0][0]

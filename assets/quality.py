@@ -9,6 +9,7 @@ import dagster as dg
 from assets.design import _generations, _study_frame
 from assets.ingest import labels
 from assets.partitions import study_partitions
+from raterlab.publish import publish
 from raterlab.quality import assess, flag_summary, pi_sample, write_pi_sample
 from raterlab.quality.plot import plot_quality
 from raterlab.quality.store import write_quality
@@ -36,6 +37,7 @@ def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     )
     with raterlab.warehouse() as con:
         written = write_quality(con, study.name, report)
+        publish(con, raterlab.paths.published, written)
     reports = raterlab.paths.reports / study.name
     sample = write_pi_sample(pi_sample(study, labels_, generations), reports)
     drift = study.quality.drift

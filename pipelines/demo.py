@@ -9,7 +9,6 @@ shows them afterwards.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 
@@ -18,6 +17,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from pipelines.instance import instance
 from raterlab import warehouse
 from raterlab.design.repilot import repeat_pilot
 from raterlab.design.rounds import RepilotError
@@ -33,16 +33,6 @@ QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 MAX_ROUNDS = 8
 """Pilot (and repeated pilots), main round, tie-breaks and adjudication, leftovers: each round
 is one job run."""
-
-
-def instance(home: Home) -> dg.DagsterInstance:
-    """The persistent Dagster instance in ``$RATERLAB_HOME/dagster`` (telemetry off)."""
-    home.dagster.mkdir(parents=True, exist_ok=True)
-    config = home.dagster / "dagster.yaml"
-    if not config.exists():
-        config.write_text("telemetry:\n  enabled: false\n")
-    os.environ["DAGSTER_HOME"] = str(home.dagster)
-    return dg.DagsterInstance.get()
 
 
 def resubmit_corrections(home: Home, study: str) -> int:
@@ -226,6 +216,7 @@ def main() -> int:
     console.print(f"Packets:    {home.outbox}/<study>/<annotator>/<batch>/")
     console.print(f"Quarantine: {home.quarantine}/<study>/ (report.md, report.json, issues.csv)")
     console.print(f"Warehouse:  duckdb {home.warehouse}   (gold.consensus, gold.labels ...)")
+    console.print(f"Gold tables for queries: duckdb -readonly {home.published}")
     console.print(f"Exports:    {home.root / 'exports'}/<study>/")
     console.print(f"Reports:    {home.reports}/<study>/ (plots, gold_contract/index.html)")
     console.print("Dagster UI with these runs: make ui")

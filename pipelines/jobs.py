@@ -5,6 +5,9 @@ import dagster as dg
 from assets.partitions import study_partitions
 
 _MAIN_PACKETS = dg.AssetSelection.assets("main_packets")
+WRITES_WAREHOUSE = {"raterlab/warehouse": "write"}
+"""Tag of every job that writes the warehouse; the instance config (``pipelines/dagster.yaml``)
+lets one run with it be in progress at a time and queues the others."""
 
 annotation_job = dg.define_asset_job(
     "annotation_job",
@@ -13,6 +16,7 @@ annotation_job = dg.define_asset_job(
     description="The whole loop for one study: packets, ingest of returned files, agreement, "
     "rater quality, adjudication and consensus. Main-round packets wait for the pilot gate.",
     executor_def=dg.in_process_executor,
+    tags=WRITES_WAREHOUSE,
 )
 
 packets_job = dg.define_asset_job(
@@ -21,6 +25,7 @@ packets_job = dg.define_asset_job(
     partitions_def=study_partitions,
     description="From the study file to the pilot packets in the outbox.",
     executor_def=dg.in_process_executor,
+    tags=WRITES_WAREHOUSE,
 )
 
 ingest_job = dg.define_asset_job(
@@ -30,6 +35,7 @@ ingest_job = dg.define_asset_job(
     description="Ingest every pending file in the study's inbox, then refresh what depends on "
     "the labels (and release the main round when the pilot gate passes).",
     executor_def=dg.in_process_executor,
+    tags=WRITES_WAREHOUSE,
 )
 
 agreement_job = dg.define_asset_job(
@@ -38,4 +44,5 @@ agreement_job = dg.define_asset_job(
     partitions_def=study_partitions,
     description="Recompute agreement from the labels in the warehouse.",
     executor_def=dg.in_process_executor,
+    tags=WRITES_WAREHOUSE,
 )

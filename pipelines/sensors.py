@@ -1,33 +1,73 @@
-"""The inbox sensor: when files arrive in ``inbox/<study>/``, ingest that study's pending files."""
+"""The inbox sensor: when new returned files arrive in ``inbox/<study>/``, ingest that study.
 
-import hashlib
+"New" is by content (:mod:`raterlab.arrivals`): files already recorded in the warehouse start
+nothing, so an inbox the demo already ingested stays quiet. The run key is the set of new
+contents; while it stays the same, Dagster starts one run for it. When that run failed (a
+lock held past ``RATERLAB_LOCK_TIMEOUT``, a crash), the next tick asks again under a retry
+key, up to :data:`MAX_RETRIES` times, so a file never waits unseen for another to arrive.
+
+Stopped by default (as Dagster's sensors are): turn it on in the UI (Automation) or with
+``dagster sensor start inbox_sensor -w workspace.yaml``; it runs while the daemon does.
+"""
 
 import dagster as dg
 
 from pipelines.jobs import ingest_job
-from raterlab.ingest.audit import pending_files
+from raterlab import warehouse
+from raterlab.arrivals import arrival_key, ingested_hashes, new_files
 from raterlab.settings import Home
+
+MAX_RETRIES = 3
+"""Failed runs for one set of new files that are retried before the sensor gives up on it
+(it logs a warning; a new file, or a run started by hand, goes on from there)."""
+LOCK_WAIT_S = 5.0
+"""How long a tick waits for the warehouse lock before skipping to the next tick."""
+_FAILED = (dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED)
+
+
+def run_key(instance: dg.DagsterInstance, base: str) -> str | None:
+    """``base``, or its next retry key when every run under the earlier keys failed; ``None``
+    after :data:`MAX_RETRIES` failed retries."""
+    for attempt in range(MAX_RETRIES + 1):
+        key = base if attempt == 0 else f"{base}:retry{attempt}"
+        runs = instance.get_runs(dg.RunsFilter(tags={"dagster/run_key": key}), limit=1)
+        if not runs or runs[0].status not in _FAILED:
+            return key
+    return None
 
 
 @dg.sensor(
-    job=ingest_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING
+    job=ingest_job,
+    minimum_interval_seconds=30,
+    default_status=dg.DefaultSensorStatus.STOPPED,
 )
-def inbox_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
-    """One run per study whose inbox (returned packets, or adjudication decisions in
-    ``inbox/<study>/adjudication/``) changed; the run key is the files' name/size/mtime list,
-    so an unchanged inbox never starts a run twice (content already ingested is skipped)."""
+def inbox_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult | dg.SkipReason:
+    """One ingest run per study whose inbox holds files not yet in the warehouse (returned
+    packets, or adjudication decisions in ``inbox/<study>/adjudication/``); a failed run is
+    retried under a new run key."""
     home = Home.from_env()
     studies = ingest_job.partitions_def.get_partition_keys()
+    ingested: dict[str, set[str]] = {study: set() for study in studies}
+    if home.warehouse.exists():
+        try:
+            con = warehouse.open_connection(home.warehouse, read_only=True, timeout=LOCK_WAIT_S)
+        except warehouse.WarehouseBusy as exc:
+            return dg.SkipReason(f"warehouse busy, looking again at the next tick: {exc}")
+        try:
+            ingested = {study: ingested_hashes(con, study) for study in studies}
+        finally:
+            con.close()
     requests = []
     for study in studies:
-        files = pending_files(home.inbox / study) + pending_files(
-            home.inbox / study / "adjudication"
-        )
-        if not files:
+        new = new_files(home, study, ingested[study])
+        if not new:
             continue
-        fingerprint = "\n".join(
-            f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files
-        )
-        digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
-        requests.append(dg.RunRequest(run_key=f"{study}:{digest}", partition_key=study))
+        key = run_key(context.instance, arrival_key(study, list(new.values())))
+        if key is None:
+            context.log.warning(
+                f"{study}: {len(new)} new file(s) failed to ingest {MAX_RETRIES + 1} times; "
+                "see the failed ingest_job runs, fix the cause, then run ingest_job by hand"
+            )
+            continue
+        requests.append(dg.RunRequest(run_key=key, partition_key=study))
     return dg.SensorResult(run_requests=requests)

@@ -26,6 +26,11 @@ class Home:
         return self.root / "warehouse.duckdb"
 
     @property
+    def published(self) -> Path:
+        """The gold tables, copied for researchers after each gold write (read-only)."""
+        return self.root / "published.duckdb"
+
+    @property
     def outbox(self) -> Path:
         return self.root / "outbox"
 

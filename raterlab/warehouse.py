@@ -1,13 +1,21 @@
 """The DuckDB warehouse: schemas ``raw``, ``staging`` and ``gold``, and idempotent writes.
 
-Every write replaces one study's rows of a table in a single transaction, so a re-run never
-appends twice and a failed write leaves the previous rows in place.
+Every write replaces one study's rows of one or more tables in a single transaction, so a
+re-run never appends twice and a failed write leaves the previous rows in place.
+
+DuckDB lets one process write a database file, and no other process read it meanwhile. Every
+connection is opened by :func:`connect`, which waits for another process's lock with bounded
+retries (``RATERLAB_LOCK_TIMEOUT`` seconds in all) and then raises :class:`WarehouseBusy`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+import random
+import re
+import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -16,14 +24,87 @@ import pandas as pd
 import pyarrow as pa
 
 SCHEMAS = ("raw", "staging", "gold")
+LOCK_TIMEOUT_ENV = "RATERLAB_LOCK_TIMEOUT"
+DEFAULT_LOCK_TIMEOUT_S = 120.0
+"""Long enough to wait out another run's write (seconds per connection), short enough that a
+stuck holder is reported the same day rather than never."""
+_HOLDER = re.compile(r"held in (?P<program>.+?) \(PID (?P<pid>\d+)\)")
+
+
+class WarehouseBusy(RuntimeError):
+    """Another process kept the warehouse locked for longer than the lock timeout."""
+
+
+def lock_timeout() -> float:
+    """Seconds a connection waits for another process's lock: ``RATERLAB_LOCK_TIMEOUT``."""
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "")
+    if not text:
+        return DEFAULT_LOCK_TIMEOUT_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise ValueError(f"{LOCK_TIMEOUT_ENV}={text!r}: expected a number of seconds >= 0")
+    return value
+
+
+def _holder(message: str) -> str:
+    """Who holds the lock, as DuckDB reports it, with the holder's command line if readable."""
+    found = _HOLDER.search(message)
+    if not found:
+        return "another process"
+    pid = found["pid"]
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        command = " ".join(part.decode(errors="replace") for part in raw.split(b"\0") if part)
+    except OSError:
+        command = found["program"]
+    return f"process {pid} ({command[:200]})"
+
+
+def _busy(path: Path, message: str, waited: float) -> WarehouseBusy:
+    return WarehouseBusy(
+        f"the warehouse {path} is locked by {_holder(message)}; waited {waited:.0f} s "
+        f"({LOCK_TIMEOUT_ENV}). DuckDB allows one process to write it and none to read it "
+        "meanwhile. Let that process finish (a pipeline run or another raterlab command) or "
+        "close it if it is an open DuckDB session (query published.duckdb instead), then retry; "
+        f"or set {LOCK_TIMEOUT_ENV} to wait longer."
+    )
+
+
+def open_connection(
+    path: Path, read_only: bool = False, timeout: float | None = None
+) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect(path)``, retried while another process holds the file's lock.
+
+    Waits with jittered exponential backoff (50 ms doubling to 1 s) for at most ``timeout``
+    seconds (default :func:`lock_timeout`), then raises :class:`WarehouseBusy`. Any other
+    error is raised at once.
+    """
+    timeout = lock_timeout() if timeout is None else timeout
+    start = time.monotonic()
+    delay = 0.05
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as exc:
+            if "Could not set lock" not in str(exc):
+                raise
+            waited = time.monotonic() - start
+            if waited >= timeout:
+                raise _busy(path, str(exc), waited) from exc
+            time.sleep(min(delay * random.uniform(0.5, 1.0), timeout - waited))
+            delay = min(delay * 2, 1.0)
 
 
 @contextmanager
 def connect(path: Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection to the warehouse file, with the three schemas present."""
+    """A connection to the warehouse file, with the three schemas present; waits for another
+    process's lock as :func:`open_connection` does."""
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(path), read_only=read_only)
+    con = open_connection(path, read_only=read_only)
     try:
         if not read_only:
             for schema in SCHEMAS:
@@ -60,23 +141,15 @@ def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(found)
 
 
-def replace_study_rows(
-    con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame
-) -> int:
-    """Replace ``study``'s rows of ``table`` (``schema.name``) with ``frame``, in one transaction.
-
-    ``frame`` gets a leading ``study`` column. The table is created from the frame's columns
-    on the first write that has rows (an empty frame carries no column types); later writes
-    insert by column name, and a column the table lacks (a warehouse made by an older
-    version) is added first.
-    """
+def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame) -> int:
+    """Delete and insert ``study``'s rows of one table, inside the caller's transaction; a
+    column the table lacks (a warehouse made by an older version) is added first."""
     if frame.empty and not table_exists(con, table):
         return 0
     data = _jsonable(frame).assign(study=study)
     data = data[["study", *[c for c in data.columns if c != "study"]]]
     con.register("_incoming", data)
     try:
-        con.execute("BEGIN TRANSACTION")
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} AS SELECT * FROM _incoming LIMIT 0")
         if len(data):
             for name, kind in con.execute(
@@ -85,13 +158,38 @@ def replace_study_rows(
                 con.execute(f'ALTER TABLE {table} ADD COLUMN IF NOT EXISTS "{name}" {kind}')
         con.execute(f"DELETE FROM {table} WHERE study = ?", [study])
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
+    finally:
+        con.unregister("_incoming")
+    return len(data)
+
+
+def replace_study_tables(
+    con: duckdb.DuckDBPyConnection, study: str, frames: Mapping[str, pd.DataFrame]
+) -> dict[str, int]:
+    """Replace ``study``'s rows of every table in ``frames`` (``schema.name`` -> rows), all in
+    one transaction: a reader sees all the new rows or none, and a failure leaves every table
+    as it was. Returns rows written per table.
+
+    Each frame gets a leading ``study`` column. A table is created from its frame's columns
+    on the first write that has rows (an empty frame carries no column types); later writes
+    insert by column name.
+    """
+    con.execute("BEGIN TRANSACTION")
+    try:
+        written = {table: _replace(con, table, study, frame) for table, frame in frames.items()}
         con.execute("COMMIT")
     except Exception:
         con.execute("ROLLBACK")
         raise
-    finally:
-        con.unregister("_incoming")
-    return len(data)
+    return written
+
+
+def replace_study_rows(
+    con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame
+) -> int:
+    """Replace ``study``'s rows of one table with ``frame``, in one transaction (see
+    :func:`replace_study_tables`)."""
+    return replace_study_tables(con, study, {table: frame})[table]
 
 
 _STRINGS = pd.StringDtype("pyarrow", na_value=float("nan"))

@@ -10,9 +10,14 @@ from raterlab.cli import adjudicate, agree, ingest, pilot, simulate, study
 from raterlab.cli import label as label_cli
 from raterlab.cli import labelstudio as labelstudio_cli
 from raterlab.cli import spreadsheet as spreadsheet_cli
+from raterlab.warehouse import WarehouseBusy
 
 SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate, pilot)
 SUBCOMMANDS += (label_cli, labelstudio_cli, spreadsheet_cli)
+EXIT_WAREHOUSE_BUSY = 75
+"""Another process kept the warehouse locked past ``RATERLAB_LOCK_TIMEOUT``; writes are
+idempotent, so run the command again later (``EX_TEMPFAIL`` in BSD's sysexits.h). Distinct
+from 1, a rejected file."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except WarehouseBusy as exc:
+        print(f"raterlab {args.command}: {exc}", file=sys.stderr)
+        return EXIT_WAREHOUSE_BUSY
 
 
 if __name__ == "__main__":

@@ -21,11 +21,12 @@ from raterlab import warehouse
 from raterlab.adjudication.ingest import ingest_decisions, ingest_inbox
 from raterlab.adjudication.packets import issue_packets, refresh_queue
 from raterlab.adjudication.queue import backlog
-from raterlab.consensus.build import build_consensus
+from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
 from raterlab.consensus.recovery import overall
 from raterlab.design import load_or_create_secret
 from raterlab.exports import load_bundle, write_exports
 from raterlab.protocol import StudyError, load_study
+from raterlab.publish import publish
 from raterlab.settings import Home, studies_dir
 from raterlab.simulate import SimulationError
 
@@ -124,10 +125,12 @@ def run(args: argparse.Namespace) -> int:
                 elif r.status == "rejected":
                     line += f", {r.n_errors} error(s); report: {r.report}"
                 print(line)
+            publish(con, home.published, ["gold.adjudications"])
             if any(r.status == "rejected" for r in results):
                 return 1
         else:
             built = build_consensus(con, study)
+            publish(con, home.published, CONSENSUS_TABLES)
             print(
                 f"{study.name}: {len(built.consensus)} consensus row(s), {len(built.items)} item(s)"
             )

@@ -1,9 +1,9 @@
 """One study's consensus end to end: read, resolve, write the gold tables and views.
 
 :func:`build_consensus` is what the ``consensus`` asset and ``raterlab adjudicate consensus``
-run. ``gold.items`` and ``gold.consensus`` are replaced for the study in one transaction; for
-a simulated study, how often each method recovers the planted truth goes to
-``staging.consensus_recovery``.
+run. ``gold.items``, ``gold.consensus`` and, for a simulated study, how often each method
+recovers the planted truth (``staging.consensus_recovery``) are replaced for the study in one
+transaction.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 import duckdb
 import pandas as pd
 
-from raterlab import warehouse
 from raterlab.adjudication.packets import read_adjudication_key
 from raterlab.adjudication.queue import build_queue, pending_reasons, rated_items
 from raterlab.consensus.inputs import StudyTables, load_tables, read_table
@@ -24,6 +23,8 @@ from raterlab.consensus.recovery import truth_recovery
 from raterlab.consensus.store import create_views, replace_rows
 from raterlab.protocol import Study
 
+CONSENSUS_TABLES = ("gold.items", "gold.consensus")
+"""The gold tables :func:`build_consensus` writes."""
 RECOVERY_TABLE = "staging.consensus_recovery"
 RECOVERY_DDL = """study VARCHAR, task VARCHAR, field VARCHAR, method VARCHAR, n BIGINT,
     n_valued BIGINT, recovered BIGINT, within_half BIGINT, share DOUBLE, share_valued DOUBLE"""
@@ -86,15 +87,16 @@ def hold_promoted(consensus: pd.DataFrame, queue: pd.DataFrame) -> pd.DataFrame:
 
 
 def build_consensus(con: duckdb.DuckDBPyConnection, study: Study) -> ConsensusBuild:
-    """Compute and write one study's ``gold.items`` and ``gold.consensus`` (one transaction),
-    the views, and the truth recovery of a simulated study."""
+    """Compute and write one study's ``gold.items``, ``gold.consensus`` and, for a simulated
+    study, its truth recovery (one transaction), then the views."""
     tables = load_tables(con, study)
     queue, consensus, items = compute(study, tables, read_adjudication_key(con, study.name))
-    replace_rows(con, study.name, {"gold.items": items, "gold.consensus": consensus})
-    views = create_views(con, study)
     truth = read_table(con, "staging.sim_truth", study.name)
     recovery = truth_recovery(consensus, truth)
+    frames = dict(zip(CONSENSUS_TABLES, (items, consensus), strict=True))
     if truth is not None and len(truth):
         con.execute(f"CREATE TABLE IF NOT EXISTS {RECOVERY_TABLE} ({RECOVERY_DDL})")
-        warehouse.replace_study_rows(con, RECOVERY_TABLE, study.name, recovery)
+        frames[RECOVERY_TABLE] = recovery
+    replace_rows(con, study.name, frames)
+    views = create_views(con, study)
     return ConsensusBuild(items, consensus, queue, views, recovery)

@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 
 from raterlab.quality.table import QualityReport
-from raterlab.warehouse import replace_study_rows
+from raterlab.warehouse import replace_study_tables
 
 DDL = {
     "gold.rater_quality": """
@@ -42,14 +42,14 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_quality(con: duckdb.DuckDBPyConnection, study: str, report: QualityReport) -> dict:
-    """Replace ``study``'s rows of the three tables; returns rows written per table."""
+    """Replace ``study``'s rows of the three tables in one transaction; returns rows
+    written per table."""
     ensure_quality_tables(con)
     frames = {
         "gold.rater_quality": report.table,
         "gold.rater_item_flags": report.item_flags,
         "gold.promotions": report.promotions,
     }
-    return {
-        table: replace_study_rows(con, table, study, _typed(frame))
-        for table, frame in frames.items()
-    }
+    return replace_study_tables(
+        con, study, {table: _typed(frame) for table, frame in frames.items()}
+    )

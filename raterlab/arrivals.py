@@ -1,0 +1,44 @@
+"""What the inbox sensor looks at: returned files not yet in the warehouse, by content.
+
+A file stays in ``inbox/<study>/`` after it is ingested, so "new" cannot mean "present": a
+file is new when its SHA-256 is not among the study's ``raw.returned_files`` (every returned
+packet and adjudication decisions file is recorded there, accepted or rejected, in the same
+transaction as its outcome). An inbox whose files are all ingested therefore starts nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import duckdb
+
+from raterlab.ingest.audit import pending_files
+from raterlab.ingest.store import sha256_of
+from raterlab.settings import Home
+from raterlab.warehouse import table_exists
+
+
+def ingested_hashes(con: duckdb.DuckDBPyConnection, study: str) -> set[str]:
+    """Content hashes of every file of ``study`` already recorded in ``raw.returned_files``."""
+    if not table_exists(con, "raw.returned_files"):
+        return set()
+    rows = con.execute(
+        "SELECT DISTINCT sha256 FROM raw.returned_files WHERE study = ?", [study]
+    ).fetchall()
+    return {sha for (sha,) in rows}
+
+
+def new_files(home: Home, study: str, ingested: set[str]) -> dict[Path, str]:
+    """Files in the study's inbox (returns and ``adjudication/`` decisions) whose content is
+    not in ``ingested``, with their SHA-256, oldest first."""
+    inbox = home.inbox / study
+    files = pending_files(inbox) + pending_files(inbox / "adjudication")
+    hashes = {path: sha256_of(path) for path in files}
+    return {path: sha for path, sha in hashes.items() if sha not in ingested}
+
+
+def arrival_key(study: str, hashes: list[str]) -> str:
+    """``<study>:<digest>``: the same set of new contents always gives the same key."""
+    digest = hashlib.sha256("\n".join(sorted(set(hashes))).encode()).hexdigest()[:16]
+    return f"{study}:{digest}"

@@ -1,0 +1,145 @@
+"""``published.duckdb``: the gold tables as a read-only copy researchers open.
+
+DuckDB lets one process write a database file and no other process read it meanwhile, so a
+researcher's session on ``warehouse.duckdb`` would stop the pipeline. Instead, every step
+that writes gold tables calls :func:`publish` with its open warehouse connection: each
+``gold`` table is copied into a new DuckDB file beside the target, the ``gold`` views are
+recreated there (they read the copied tables), and the file is renamed over
+``published.duckdb``. The rename is atomic, so a researcher opens either the previous copy
+or the new one, never half of one; a session already open keeps reading the copy it opened
+(on POSIX the old file lives until its last reader closes it) and sees new rows when it
+reconnects. Nobody ever opens ``published.duckdb`` to write it, so no reader can block the
+pipeline, and the pipeline's own lock on the warehouse serialises publishers.
+
+Why a copy rather than views over Parquet files: the copy is one self-contained file any
+DuckDB client opens with no paths to resolve (views over Parquet need absolute paths, which
+break when ``RATERLAB_HOME`` moves). Copying everything costs 1.2 to 2x what writing the large
+tables as Parquet does, but a step names the tables it wrote and the rest come from the
+previous copy byte for byte, so only an ingest pays for the large tables
+(``benchmarks/README.md``, "Publishing").
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+ALIAS = "_published"
+SCHEMA = "gold"
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(text: str) -> str:
+    """A SQL string literal (ATTACH takes no bound parameters)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _create_views(con: duckdb.DuckDBPyConnection, views: list[str]) -> list[str]:
+    """Run the ``CREATE VIEW`` statements in the attached copy, dependencies first (a view
+    that reads another view fails until that one exists); returns those that never bind,
+    such as a view over a table outside ``gold``."""
+    pending = views
+    while pending:
+        failed = []
+        for sql in pending:
+            try:
+                con.execute(sql)
+            except duckdb.CatalogException:
+                failed.append(sql)
+        if len(failed) == len(pending):
+            return failed
+        pending = failed
+    return []
+
+
+def _names(con: duckdb.DuckDBPyConnection, database: str, kind: str) -> list[str]:
+    column = "table_name" if kind == "tables" else "view_name"
+    return [
+        name
+        for (name,) in con.execute(
+            f"SELECT {column} FROM duckdb_{kind}() WHERE database_name = ? AND schema_name = ?"
+            f" AND NOT internal ORDER BY {column}",
+            [database, SCHEMA],
+        ).fetchall()
+    ]
+
+
+def publish(
+    con: duckdb.DuckDBPyConnection, target: Path, tables: Iterable[str] | None = None
+) -> Path:
+    """Copy the warehouse's ``gold`` tables and views (``con``: an open warehouse connection)
+    into ``target`` (``$RATERLAB_HOME/published.duckdb``), swapped in atomically.
+
+    ``tables`` (``schema.name``; those outside ``gold`` are ignored, so a caller can pass
+    every table it wrote) says which gold tables the caller just wrote: the others
+    are taken from the previous published file, copied byte for byte, which spares copying
+    the large ``gold.ratings`` and ``gold.rating_values`` after, say, an agreement run
+    (figures in ``benchmarks/README.md``). ``None`` (the default, and what a caller unsure of
+    what it wrote should pass) copies every table. Views are always recreated, and tables no
+    longer in the warehouse dropped.
+
+    The copy also holds ``main.published``: one row with when it was published and how many
+    tables and views it holds. Raises ``RuntimeError`` naming any gold view that reads
+    something outside ``gold`` (it could not work in the copy); the previous copy stays.
+    """
+    database = con.execute("SELECT current_database()").fetchall()[0][0]
+    current = _names(con, database, "tables")
+    views = [
+        sql
+        for (sql,) in con.execute(
+            "SELECT sql FROM duckdb_views() WHERE database_name = ? AND schema_name = ?"
+            " AND NOT internal ORDER BY view_name",
+            [database, SCHEMA],
+        ).fetchall()
+    ]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    partial.unlink(missing_ok=True)
+    incremental = tables is not None and target.exists()
+    if incremental:
+        shutil.copyfile(target, partial)
+    con.execute(f"ATTACH {_literal(str(partial))} AS {ALIAS}")
+    try:
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {ALIAS}.{SCHEMA}")
+        written = {t.split(".", 1)[1] for t in tables or () if t.startswith(f"{SCHEMA}.")}
+        kept = set(_names(con, ALIAS, "tables")) - written
+        for name in _names(con, ALIAS, "views"):
+            con.execute(f"DROP VIEW {ALIAS}.{SCHEMA}.{_quoted(name)}")
+        for name in _names(con, ALIAS, "tables"):
+            if name not in kept or name not in current:
+                con.execute(f"DROP TABLE {ALIAS}.{SCHEMA}.{_quoted(name)}")
+        for name in current:
+            if name not in kept:
+                con.execute(
+                    f"CREATE TABLE {ALIAS}.{SCHEMA}.{_quoted(name)} AS "
+                    f"SELECT * FROM {_quoted(database)}.{SCHEMA}.{_quoted(name)}"
+                )
+        con.execute(f"USE {ALIAS}")
+        try:
+            unbound = _create_views(con, views)
+        finally:
+            con.execute(f"USE {_quoted(database)}")
+        if unbound:
+            raise RuntimeError(
+                "gold views that read outside gold cannot be published: " + "; ".join(unbound)
+            )
+        con.execute(
+            f"CREATE OR REPLACE TABLE {ALIAS}.main.published AS SELECT ?::TIMESTAMPTZ AS "
+            "published_at, ?::INTEGER AS tables, ?::INTEGER AS views",
+            [datetime.now(UTC), len(current), len(views)],
+        )
+        con.execute(f"DETACH {ALIAS}")
+    except BaseException:
+        con.execute(f"DETACH DATABASE IF EXISTS {ALIAS}")
+        partial.unlink(missing_ok=True)
+        raise
+    os.replace(partial, target)
+    return target
