@@ -19,6 +19,7 @@ from pathlib import Path
 
 from raterlab.exports.bundle import ExportBundle, load_bundle
 from raterlab.exports.formats import gold_tier_jsonl, labeler_files, parquet_tables, study_json
+from raterlab.exports.judges import judge_calibration
 from raterlab.protocol import Study
 
 Exporter = Callable[[ExportBundle, Path], list[Path]]
@@ -28,6 +29,7 @@ FORMATS: dict[str, Exporter] = {
     "study_json": study_json,
     "labeler_files": labeler_files,
     "gold_tier_jsonl": gold_tier_jsonl,
+    "judge_calibration": judge_calibration,
 }
 
 
