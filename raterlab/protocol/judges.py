@@ -44,7 +44,7 @@ class JudgeBounds(_Strict):
     """How far a judge may fall from the humans before it is flagged and deweighted."""
 
     max_alpha_drop: float = Field(
-        default=0.05,
+        default=0.1,
         ge=0,
         le=2,
         description="Flag a judge whose addition lowers the humans' Krippendorff alpha by more.",
