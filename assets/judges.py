@@ -25,7 +25,9 @@ def _md(frame: pd.DataFrame) -> dg.MetadataValue:
         "gold.judge_weights columns": dg.MetadataValue.table_schema(table_schema(WEIGHTS)),
     },
 )
-def judge_calibration(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+def judge_calibration(
+    context: dg.AssetExecutionContext, raterlab: Raterlab
+) -> dg.MaterializeResult:
     """``gold.judge_calibration`` (each judge of the study's ``judges:`` section against the
     humans, per field, slice and level, with bootstrap intervals and the human ceiling) and
     ``gold.judge_weights`` (agreement with the consensus, alpha with and without the judge, a
@@ -36,8 +38,17 @@ def judge_calibration(context: dg.AssetExecutionContext, raterlab: Raterlab) -> 
     with raterlab.warehouse() as con:
         result, plot = run_study(con, study, raterlab.paths)
     shown = headline(result.calibration)[
-        ["task", "field", "judge", "statistic", "n", "estimate", "ci_low", "ci_high",
-         "human_ceiling"]
+        [
+            "task",
+            "field",
+            "judge",
+            "statistic",
+            "n",
+            "estimate",
+            "ci_low",
+            "ci_high",
+            "human_ceiling",
+        ]
     ].round(3)
     flagged = result.flagged()[["task", "field", "judge", "reason"]]
     return dg.MaterializeResult(

@@ -1,7 +1,6 @@
 """Check on judge calibration: judges outside the study's bounds (a warning)."""
 
 import dagster as dg
-import pandas as pd
 
 from assets.judges import judge_calibration
 from raterlab.judges.store import read_calibration

@@ -38,7 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("human", help="human ratings file (.csv, .tsv, .jsonl, .json, .parquet)")
     p.add_argument("judges", help="judge scores file (same formats)")
-    p.add_argument("--unit", type=_names, default=["unit"], help="unit id column(s), comma-separated")
+    p.add_argument(
+        "--unit", type=_names, default=["unit"], help="unit id column(s), comma-separated"
+    )
     p.add_argument("--rater", default="rater", help="rater id column of HUMAN")
     p.add_argument("--fields", type=_names, required=True, help="human fields, comma-separated")
     p.add_argument("--categorical", type=_names, default=[], help="fields compared by kappa")

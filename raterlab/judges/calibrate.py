@@ -26,6 +26,7 @@ at the field's level of measurement.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -145,13 +146,9 @@ def majority(humans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def aggregate(humans: np.ndarray, how: str) -> np.ndarray:
     """Mean or median human score per unit (NaN without ratings)."""
-    with np.errstate(all="ignore"):
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            values = np.nanmedian(humans, axis=1) if how == "median" else np.nanmean(humans, axis=1)
-    return values
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # units without ratings: NaN
+        return np.nanmedian(humans, axis=1) if how == "median" else np.nanmean(humans, axis=1)
 
 
 def _without(humans: np.ndarray, rater: int) -> np.ndarray:
@@ -228,10 +225,8 @@ def _ceiling(reps: list[Replicates]) -> Replicates | None:
     if not defined:
         return None
     stacked = np.vstack([r.replicates for r in defined]) if defined[0].replicates.size else None
-    import warnings
-
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)  # a resample where no one is defined
         replicates = np.nanmean(stacked, axis=0) if stacked is not None else np.empty(0)
     return Replicates(float(np.mean([r.estimate for r in defined])), replicates)
 
@@ -354,7 +349,10 @@ def _graded_slice(
     alpha = _alpha(fi.humans[mask], fi.alpha_level)
     pairs = {j: np.where(mask, v.astype(float), np.nan) for j, v in fi.judges.items()}
     loo = {
-        r: (np.where(mask, fi.humans[:, i], np.nan), aggregate(_without(fi.humans, i), opts.aggregate))
+        r: (
+            np.where(mask, fi.humans[:, i], np.nan),
+            aggregate(_without(fi.humans, i), opts.aggregate),
+        )
         for i, r in enumerate(fi.raters)
     }
     consumers, cells = [], 1
@@ -517,16 +515,40 @@ def _categorical_slice(
         table = tab.tables(np.ones((1, tab.n_units)))[0]
         for k, label in enumerate(labels):
             said, truly, hit = table[k].sum(), table[:, k].sum(), table[k, k]
-            yield _row(fi, judge, slice_, "item", "precision", label=str(label), n=int(said),
-                       estimate=hit / said if said else float("nan"))
-            yield _row(fi, judge, slice_, "item", "recall", label=str(label), n=int(truly),
-                       estimate=hit / truly if truly else float("nan"))
+            yield _row(
+                fi,
+                judge,
+                slice_,
+                "item",
+                "precision",
+                label=str(label),
+                n=int(said),
+                estimate=hit / said if said else float("nan"),
+            )
+            yield _row(
+                fi,
+                judge,
+                slice_,
+                "item",
+                "recall",
+                label=str(label),
+                n=int(truly),
+                estimate=hit / truly if truly else float("nan"),
+            )
             values = _interval_values(bias_reps[(judge, label)]["mean"], opts.confidence)
             yield _row(fi, judge, slice_, "item", "bias", label=str(label), n=n, **values)
             if slice_ == ALL:
                 for m, other in enumerate(labels):
-                    yield _row(fi, judge, slice_, "item", "confusion", n=n,
-                               label=f"{label}|{other}", estimate=float(table[k, m]))
+                    yield _row(
+                        fi,
+                        judge,
+                        slice_,
+                        "item",
+                        "confusion",
+                        n=n,
+                        label=f"{label}|{other}",
+                        estimate=float(table[k, m]),
+                    )
         conf = fi.confidence.get(judge)
         if conf is not None:
             usable = complete & np.isfinite(conf)
@@ -539,10 +561,24 @@ def _categorical_slice(
                     opts.resamples,
                     opts.seed,
                 )[0]["mean"]
-                yield _row(fi, judge, slice_, "item", "brier", n=int(usable.sum()),
-                           **_interval_values(brier, opts.confidence))
-                yield _row(fi, judge, slice_, "item", "ece", n=int(usable.sum()),
-                           estimate=_calibration_error(c, correct))
+                yield _row(
+                    fi,
+                    judge,
+                    slice_,
+                    "item",
+                    "brier",
+                    n=int(usable.sum()),
+                    **_interval_values(brier, opts.confidence),
+                )
+                yield _row(
+                    fi,
+                    judge,
+                    slice_,
+                    "item",
+                    "ece",
+                    n=int(usable.sum()),
+                    estimate=_calibration_error(c, correct),
+                )
     if slice_ == ALL:
         yield from _comparisons(fi, slice_, "item", judge_reps, ("kappa",), opts.confidence)
 
@@ -550,8 +586,15 @@ def _categorical_slice(
 def _categorical_rows(fi: FieldInput, opts: Options) -> Iterator[dict]:
     human, tied = majority(fi.humans)
     for judge in fi.judges:
-        yield _row(fi, judge, ALL, "item", "human_ties", n=int((~_missing(human) | tied).sum()),
-                   estimate=float(tied.sum()))
+        yield _row(
+            fi,
+            judge,
+            ALL,
+            "item",
+            "human_ties",
+            n=int((~_missing(human) | tied).sum()),
+            estimate=float(tied.sum()),
+        )
     for slice_, mask in {ALL: np.ones(fi.units.size, dtype=bool), **fi.slices}.items():
         yield from _categorical_slice(fi, opts, slice_, mask, human)
     yield from _alt_rows(fi, opts, "accuracy")

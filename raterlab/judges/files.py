@@ -71,9 +71,9 @@ def calibrate_files(
     )
     base = judges.assign(unit=_unit(judges, units), judge=judges[judge].astype(str))
     if field is None:
-        long_judges = pd.concat(
-            [base.assign(field=f) for f in fields], ignore_index=True
-        ).rename(columns={score: "value"})
+        long_judges = pd.concat([base.assign(field=f) for f in fields], ignore_index=True).rename(
+            columns={score: "value"}
+        )
     else:
         long_judges = base.assign(field=base[field].astype(str)).rename(columns={score: "value"})
     long_judges = long_judges[["unit", "judge", "field", "value"]]

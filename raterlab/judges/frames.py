@@ -78,9 +78,7 @@ def field_inputs(
             field_labels = None
         else:
             matrix = wide.astype(object).where(wide.notna(), None).to_numpy(dtype=object)
-            matrix = np.vectorize(lambda v: None if v is None else str(v), otypes=[object])(
-                matrix
-            )
+            matrix = np.vectorize(lambda v: None if v is None else str(v), otypes=[object])(matrix)
             used = sorted({v for v in matrix.ravel() if v is not None})
             field_labels = [str(v) for v in (labels or {}).get(field, used)]
         verdicts, given, confidence = {}, {}, {}
@@ -100,9 +98,9 @@ def field_inputs(
         for key, mapping in (slices or {}).items():
             values = pd.Series([mapping.get(u) for u in units], dtype=object)
             for level in sorted({str(v) for v in values if v is not None and not pd.isna(v)}):
-                slice_masks[f"{key}={level}"] = values.map(lambda v, lv=level: str(v) == lv).to_numpy(
-                    dtype=bool
-                )
+                slice_masks[f"{key}={level}"] = values.map(
+                    lambda v, lv=level: str(v) == lv
+                ).to_numpy(dtype=bool)
         out.append(
             FieldInput(
                 field=field,

@@ -34,8 +34,11 @@ def calibration_plot(calibration: pd.DataFrame, path: Path) -> Path | None:
     fields = list(dict.fromkeys(zip(rows["task"].fillna(""), rows["field"], strict=True)))
     judges = sorted(rows["judge"].unique())
     fig, axes = plt.subplots(
-        len(fields), 1, figsize=(7.5, 1.0 + 0.32 * len(judges) * len(fields) + 0.5 * len(fields)),
-        squeeze=False, sharex=True,
+        len(fields),
+        1,
+        figsize=(7.5, 1.0 + 0.32 * len(judges) * len(fields) + 0.5 * len(fields)),
+        squeeze=False,
+        sharex=True,
     )
     for ax, (task, field) in zip(axes[:, 0], fields, strict=True):
         sub = rows[(rows["task"].fillna("") == task) & (rows["field"] == field)]
@@ -48,8 +51,9 @@ def calibration_plot(calibration: pd.DataFrame, path: Path) -> Path | None:
             ax.axvline(ceiling["human_ceiling"].iloc[0], color="#2e7d32", linewidth=1)
         err_low = (sub["estimate"] - sub["ci_low"]).clip(lower=0).fillna(0)
         err_high = (sub["ci_high"] - sub["estimate"]).clip(lower=0).fillna(0)
-        ax.errorbar(sub["estimate"], y, xerr=[err_low, err_high], fmt="o", color="#1f4e79",
-                    capsize=3)
+        ax.errorbar(
+            sub["estimate"], y, xerr=[err_low, err_high], fmt="o", color="#1f4e79", capsize=3
+        )
         ax.set_yticks(y, list(sub.index))
         ax.invert_yaxis()
         statistic = sub["statistic"].iloc[0] if len(sub) else ""

@@ -3,6 +3,7 @@ bootstrap of a difference, the alternative annotator test, and a Wilson interval
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,7 +138,8 @@ def alt_test(
     which annotators the judge beats. Returns None when no annotator qualifies.
 
     ``humans`` is ``(n_instances, n_annotators)`` and ``judge`` the judge's verdict per
-    instance, both numbers with NaN missing (labels as codes, for ``accuracy``). Mirrors the authors' reference code (github.com/nitaytech/AltTest).
+    instance, both numbers with NaN missing (labels as codes, for ``accuracy``). Mirrors the
+    authors' reference code (github.com/nitaytech/AltTest).
 
     References
     ----------
@@ -162,7 +164,9 @@ def alt_test(
         s_judge = score(judge[rows], others, others_present)
         judge_wins, human_wins = s_judge >= s_human, s_human >= s_judge
         diff = human_wins.astype(float) - judge_wins.astype(float)
-        p_values[rater] = float(stats.ttest_1samp(diff, epsilon, alternative="less").pvalue)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # constant d_i: scipy's own answer
+            p_values[rater] = float(stats.ttest_1samp(diff, epsilon, alternative="less").pvalue)
         advantage[rater] = float(np.mean(judge_wins))
     if not p_values:
         return None

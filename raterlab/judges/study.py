@@ -134,9 +134,7 @@ def _consensus_values(
         lookup = dict(zip(rows["item_id"].astype(str), rows["value_num"], strict=True))
         return np.array([lookup.get(u, np.nan) for u in units], dtype=float)
     lookup = dict(zip(rows["item_id"].astype(str), rows["value"], strict=True))
-    return np.array(
-        [None if pd.isna(v := lookup.get(u)) else str(v) for u in units], dtype=object
-    )
+    return np.array([None if pd.isna(v := lookup.get(u)) else str(v) for u in units], dtype=object)
 
 
 def study_verdicts(study: Study, generations: pd.DataFrame, imports: Path) -> pd.DataFrame:
@@ -163,9 +161,9 @@ def run_study(
         verdicts,
         tables.records(),
         tables.tiers(),
-        consensus if consensus is not None else pd.DataFrame(
-            columns=["task", "item_id", "field", "value", "value_num"]
-        ),
+        consensus
+        if consensus is not None
+        else pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"]),
         resamples=resamples,
     )
     write_calibration(con, study.name, result)

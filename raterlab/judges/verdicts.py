@@ -129,8 +129,10 @@ def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.Da
     if missing:
         raise JudgeFileError(
             path,
-            [f"missing column(s) {missing}; a judge file has {list(FILE_COLUMNS)}"
-             f" and optionally {list(OPTIONAL_COLUMNS)} (it has {list(frame.columns)})"],
+            [
+                f"missing column(s) {missing}; a judge file has {list(FILE_COLUMNS)}"
+                f" and optionally {list(OPTIONAL_COLUMNS)} (it has {list(frame.columns)})"
+            ],
         )
     panel = study.judges.panel if study.judges else {}
     importable = {name: j for name, j in panel.items() if j.source == "import"}
