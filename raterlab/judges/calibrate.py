@@ -130,18 +130,20 @@ def _missing(values: np.ndarray) -> np.ndarray:
 def majority(humans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per unit, the most frequent label (``None`` without ratings or on a tie for the top)
     and whether the top was tied."""
-    labels = np.empty(humans.shape[0], dtype=object)
-    tied = np.zeros(humans.shape[0], dtype=bool)
-    for i, row in enumerate(humans):
-        counts = pd.Series([v for v in row if not _missing(np.array([v], dtype=object))[0]])
-        if counts.empty:
-            continue
-        tally = counts.value_counts()
-        if len(tally) > 1 and tally.iloc[0] == tally.iloc[1]:
-            tied[i] = True
-        else:
-            labels[i] = tally.index[0]
-    return labels, tied
+    present = ~_missing(humans.ravel()).reshape(humans.shape)
+    labels = sorted({str(v) for v in humans[present]})
+    index = {label: k for k, label in enumerate(labels)}
+    codes = np.full(humans.shape, -1)
+    codes[present] = [index[str(v)] for v in humans[present]]
+    votes = (codes[:, :, None] == np.arange(len(labels))).sum(axis=1)
+    top = votes.max(axis=1, initial=0)
+    tied = (top > 0) & ((votes == top[:, None]).sum(axis=1) > 1)
+    winners = np.array(labels, dtype=object)[votes.argmax(axis=1)] if labels else None
+    out = np.full(humans.shape[0], None, dtype=object)
+    if labels:
+        keep = (top > 0) & ~tied
+        out[keep] = winners[keep]
+    return out, tied
 
 
 def aggregate(humans: np.ndarray, how: str) -> np.ndarray:

@@ -81,6 +81,8 @@ def dense_correlations(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
     Ties are merged as in :func:`raterlab.judges.tables.levels`; a row with a NaN or a constant
     side gives NaN. Tau-b counts signs over all pairs (``O(m^2)`` per row), as scipy does.
     """
+    if x.shape[1] == 0:
+        return {name: np.full(x.shape[0], np.nan) for name in ("pearson", "spearman", "kendall")}
     x, y = snap(x), snap(y)
 
     def pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:

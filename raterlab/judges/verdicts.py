@@ -51,6 +51,14 @@ class JudgeFileError(ValueError):
         super().__init__(f"{file}: {len(problems)} problem(s)\n{shown}{more}")
 
 
+def _frame(rows: list[tuple]) -> pd.DataFrame:
+    """Verdict rows as a frame whose text columns hold ``None``, never NaN."""
+    frame = pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
+    text = [c for c in VERDICT_COLUMNS if c != "confidence"]
+    frame[text] = frame[text].astype(object).where(frame[text].notna(), None)
+    return frame.astype({"confidence": float})
+
+
 def parse_verdict(spec: Any, raw: Any) -> str | None:
     """The verdict as the field's canonical text, or None when it is not a value of the field."""
     if raw is None or (isinstance(raw, float) and np.isnan(raw)):
@@ -108,7 +116,7 @@ def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame
                         "generations",
                     )
                 )
-    return pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
+    return _frame(rows)
 
 
 def judges_dir(root: Path, study: str) -> Path:
@@ -199,7 +207,7 @@ def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.Da
         )
     if problems:
         raise JudgeFileError(path, problems)
-    return pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
+    return _frame(rows)
 
 
 def store_imported(verdicts: pd.DataFrame, folder: Path) -> list[Path]:
@@ -220,7 +228,7 @@ def imported_verdicts(folder: Path) -> pd.DataFrame:
     files = sorted(folder.glob("*.csv")) if folder.is_dir() else []
     if not files:
         return pd.DataFrame(columns=list(VERDICT_COLUMNS))
-    text = {c: str for c in VERDICT_COLUMNS if c not in ("confidence",)}
+    text = {c: str for c in VERDICT_COLUMNS if c != "confidence"}
     frames = [pd.read_csv(f, dtype=text, keep_default_na=False, na_values=[""]) for f in files]
-    out = pd.concat(frames, ignore_index=True)
-    return out.astype({c: object for c in text}).where(out.notna(), None)
+    rows = pd.concat(frames, ignore_index=True).reindex(columns=list(VERDICT_COLUMNS))
+    return _frame(list(rows.itertuples(index=False)))
