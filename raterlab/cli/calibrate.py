@@ -95,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         print(table.to_csv(index=False), end="")
     else:
+        counts = [c for c in ("n", "n_groups") if c in table]
+        table[counts] = table[counts].astype(object).where(table[counts].notna(), "-")
         print(table.to_string(index=False, float_format="{:.4f}".format, na_rep="-"))
     return 0
 

@@ -92,37 +92,38 @@ def calibrate_files(
 
 
 def summary(long: pd.DataFrame, ci: bool) -> pd.DataFrame:
-    """One row per judge, field and level (all units): ``pearson``, ``spearman``, ``kendall``
-    (graded) or ``kappa``, ``accuracy`` (categorical), each with ``<statistic>_ci_low``/
-    ``_ci_high`` when ``ci``, and ``human_<statistic>``, the leave-one-annotator-out
-    ceiling."""
+    """One row per judge, field and level (all units): ``n`` (and ``n_groups`` at level
+    ``group``), ``pearson``, ``spearman``, ``kendall`` (graded) or ``kappa``, ``accuracy``
+    (categorical), each with ``<statistic>_ci_low``/``_ci_high`` when ``ci``, then
+    ``human_<statistic>``, the leave-one-annotator-out ceiling."""
     rows = long[(long["slice"] == "all") & long["versus"].isna()]
     wanted = [*CORRELATIONS, "kappa", "accuracy"]
     rows = rows[rows["statistic"].isin(wanted)]
+    present = [s for s in wanted if s in set(rows["statistic"])]
     out = []
     for (judge, field, level), sub in rows.groupby(["judge", "field", "level"], sort=False):
+        by_stat = sub.drop_duplicates("statistic").set_index("statistic")
         record: dict[str, object] = {
             "judge": judge,
             "field": field,
             "level": level,
             "n": int(sub["n"].max()),
+            "n_groups": sub["n_groups"].max(),
         }
-        if level == "group":
-            record["n_groups"] = int(sub["n_groups"].max())
-        for stat in wanted:
-            hit = sub[sub["statistic"] == stat]
-            if hit.empty:
-                continue
-            first = hit.iloc[0]
-            record[stat] = first["estimate"]
+        for stat in present:
+            record[stat] = by_stat["estimate"].get(stat, np.nan)
             if ci:
-                record[f"{stat}_ci_low"] = first["ci_low"]
-                record[f"{stat}_ci_high"] = first["ci_high"]
-            record[f"human_{stat}"] = first["human_ceiling"]
+                record[f"{stat}_ci_low"] = by_stat["ci_low"].get(stat, np.nan)
+                record[f"{stat}_ci_high"] = by_stat["ci_high"].get(stat, np.nan)
+        for stat in present:
+            record[f"human_{stat}"] = by_stat["human_ceiling"].get(stat, np.nan)
         out.append(record)
     frame = pd.DataFrame(out)
-    order = {"item": 0, "group": 1, "system": 2}
     if frame.empty:
         return frame
-    frame = frame.assign(_o=frame["level"].map(order)).sort_values(["field", "_o", "judge"])
-    return frame.drop(columns="_o").reset_index(drop=True).replace({np.nan: None})
+    frame["n_groups"] = frame["n_groups"].astype("Int64")
+    if frame["n_groups"].isna().all():
+        frame = frame.drop(columns="n_groups")
+    order = frame["level"].map({"item": 0, "group": 1, "system": 2})
+    frame = frame.assign(_o=order).sort_values(["field", "_o", "judge"], kind="stable")
+    return frame.drop(columns="_o").reset_index(drop=True)

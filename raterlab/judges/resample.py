@@ -58,7 +58,9 @@ def run(
     parts: list[list[dict[str, np.ndarray]]] = [[] for _ in consumers]
     for start in range(0, n_resamples, step):
         rows = min(step, n_resamples - start)
-        counts = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
+        drawn = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
+        # Units-major memory: a sparse (cells x units) @ counts.T product reads it in place.
+        counts = np.ascontiguousarray(drawn.T).T
         for part, consumer in zip(parts, consumers, strict=True):
             part.append(consumer(counts))
     out = []

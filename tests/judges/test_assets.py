@@ -27,7 +27,7 @@ def _study_and_records() -> tuple[dict, list[dict]]:
     data["judges"]["resamples"] = 100
     data["judges"]["panel"]["vendor"] = {"source": "import", "fields": {"correct": "is_correct"}}
     lines = (STUDIES / "gold_tiers" / "generations.jsonl").read_text().splitlines()
-    records = [json.loads(line) for line in lines][::13]
+    records = [json.loads(line) for line in lines][::20]
     return data, records
 
 
