@@ -1,6 +1,6 @@
 """Judge calibration bootstrap timings against the naive scipy loop. Run by hand, not by CI:
 
-    .venv/bin/python benchmarks/bench_judges.py
+    .venv/bin/python -m benchmarks.bench_judges
 
 Prints a markdown section for benchmarks/README.md ("## Judges").
 1,000 bootstrap resamples of Pearson, Spearman and Kendall's tau-b for 10 judges x 4 fields on

@@ -38,15 +38,24 @@ def test_judge_calibration_asset(tmp_path: Path) -> None:
     verdict_file = tmp_path / "vendor.jsonl"
     verdict_file.write_text(
         "".join(
-            json.dumps({"item_id": r["id"], "judge": "vendor", "field": "is_correct",
-                        "value": "yes" if r["judge_a_correct"] else "no", "confidence": 0.9})
+            json.dumps(
+                {
+                    "item_id": r["id"],
+                    "judge": "vendor",
+                    "field": "is_correct",
+                    "value": "yes" if r["judge_a_correct"] else "no",
+                    "confidence": 0.9,
+                }
+            )
             + "\n"
             for r in qa
         )
     )
     study = load_study(tmp_path / "studies" / "gold_tiers.yaml")
     tasks_of = {r["id"]: r["task"] for r in records}
-    store_imported(read_judge_file(study, verdict_file, tasks_of), judges_dir(home.root, study.name))
+    store_imported(
+        read_judge_file(study, verdict_file, tasks_of), judges_dir(home.root, study.name)
+    )
 
     resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
     result = dg.materialize(

@@ -131,27 +131,56 @@ def test_judge_file_import_round_trip(tmp_path: Path) -> None:
     path = _judge_file(
         tmp_path,
         [
-            {"item_id": "ans-001", "judge": "external", "field": "score_1to5", "value": "4",
-             "confidence": 0.8, "rationale": "fine"},
-            {"item_id": "chk-001", "judge": "external", "field": "rel", "value": "yes",
-             "confidence": None, "rationale": None},
-            {"item_id": "ans-001", "judge": "external", "field": "rel", "value": "no",
-             "confidence": None, "rationale": None},
+            {
+                "item_id": "ans-001",
+                "judge": "external",
+                "field": "score_1to5",
+                "value": "4",
+                "confidence": 0.8,
+                "rationale": "fine",
+            },
+            {
+                "item_id": "chk-001",
+                "judge": "external",
+                "field": "rel",
+                "value": "yes",
+                "confidence": None,
+                "rationale": None,
+            },
+            {
+                "item_id": "ans-001",
+                "judge": "external",
+                "field": "rel",
+                "value": "no",
+                "confidence": None,
+                "rationale": None,
+            },
         ],
     )
     with pytest.raises(JudgeFileError) as info:
         read_judge_file(study, path, tasks_of)
     assert info.value.problems == [
-        "row 4, column field: item 'ans-001' is a answer item, which has no rating field "
-        "'relevant'"
+        "row 4, column field: item 'ans-001' is a answer item, which has no rating field 'relevant'"
     ]
     path = _judge_file(
         tmp_path,
         [
-            {"item_id": "ans-001", "judge": "external", "field": "score_1to5", "value": "9",
-             "confidence": 0.8, "rationale": "out of scale"},
-            {"item_id": "chk-001", "judge": "external", "field": "rel", "value": "yes",
-             "confidence": None, "rationale": None},
+            {
+                "item_id": "ans-001",
+                "judge": "external",
+                "field": "score_1to5",
+                "value": "9",
+                "confidence": 0.8,
+                "rationale": "out of scale",
+            },
+            {
+                "item_id": "chk-001",
+                "judge": "external",
+                "field": "rel",
+                "value": "yes",
+                "confidence": None,
+                "rationale": None,
+            },
         ],
     )
     verdicts = read_judge_file(study, path, tasks_of)
@@ -170,14 +199,34 @@ def test_judge_file_errors_name_row_column_rule_and_value(tmp_path: Path) -> Non
     path = _judge_file(
         tmp_path,
         [
-            {"item_id": "ans-001", "judge": "llm", "field": "score_1to5", "value": 3,
-             "confidence": 0.5},
-            {"item_id": "nope", "judge": "external", "field": "score_1to5", "value": 3,
-             "confidence": 0.5},
-            {"item_id": "ans-001", "judge": "external", "field": "score", "value": 3,
-             "confidence": 0.5},
-            {"item_id": "ans-001", "judge": "external", "field": "score_1to5", "value": 3,
-             "confidence": 1.5},
+            {
+                "item_id": "ans-001",
+                "judge": "llm",
+                "field": "score_1to5",
+                "value": 3,
+                "confidence": 0.5,
+            },
+            {
+                "item_id": "nope",
+                "judge": "external",
+                "field": "score_1to5",
+                "value": 3,
+                "confidence": 0.5,
+            },
+            {
+                "item_id": "ans-001",
+                "judge": "external",
+                "field": "score",
+                "value": 3,
+                "confidence": 0.5,
+            },
+            {
+                "item_id": "ans-001",
+                "judge": "external",
+                "field": "score_1to5",
+                "value": 3,
+                "confidence": 1.5,
+            },
         ],
     )
     with pytest.raises(JudgeFileError) as info:
