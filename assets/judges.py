@@ -5,7 +5,7 @@ import pandas as pd
 
 from assets.consensus import consensus, table_schema
 from assets.partitions import study_partitions
-from raterlab.judges.plot import headline
+from raterlab.judges.plot import HEADLINE_COLUMNS, headline
 from raterlab.judges.store import CALIBRATION, WEIGHTS
 from raterlab.judges.study import run_study
 from resources import Raterlab
@@ -37,19 +37,7 @@ def judge_calibration(
         return dg.MaterializeResult(metadata={"judges": "none declared"})
     with raterlab.warehouse() as con:
         result, plot = run_study(con, study, raterlab.paths)
-    shown = headline(result.calibration)[
-        [
-            "task",
-            "field",
-            "judge",
-            "statistic",
-            "n",
-            "estimate",
-            "ci_low",
-            "ci_high",
-            "human_ceiling",
-        ]
-    ].round(3)
+    shown = headline(result.calibration)[list(HEADLINE_COLUMNS)].round(3)
     flagged = result.flagged()[["task", "field", "judge", "reason"]]
     return dg.MaterializeResult(
         metadata={

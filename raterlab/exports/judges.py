@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.exports.bundle import ExportBundle
-from raterlab.judges.plot import calibration_plot, headline
+from raterlab.judges.plot import HEADLINE_COLUMNS, calibration_plot, headline
 
 
 def _plain(value):
@@ -32,23 +32,7 @@ def summary(calibration: pd.DataFrame, weights: pd.DataFrame) -> list[dict]:
     out = []
     keyed = weights.set_index(["task", "field", "judge"]) if len(weights) else None
     for row in headline(calibration).to_dict("records"):
-        entry = {
-            k: _plain(row[k])
-            for k in (
-                "task",
-                "field",
-                "judge",
-                "statistic",
-                "n",
-                "estimate",
-                "ci_low",
-                "ci_high",
-                "human_ceiling",
-                "ceiling_low",
-                "ceiling_high",
-                "within_human_range",
-            )
-        }
+        entry = {k: _plain(row[k]) for k in HEADLINE_COLUMNS}
         key = (row["task"], row["field"], row["judge"])
         if keyed is not None and key in keyed.index:
             entry["weight"] = _plain(keyed.loc[key, "weight"])

@@ -516,27 +516,18 @@ def _categorical_slice(
             yield _row(fi, judge, slice_, "item", stat, n=n, **values)
         table = tab.tables(np.ones((1, tab.n_units)))[0]
         for k, label in enumerate(labels):
-            said, truly, hit = table[k].sum(), table[:, k].sum(), table[k, k]
-            yield _row(
-                fi,
-                judge,
-                slice_,
-                "item",
-                "precision",
-                label=str(label),
-                n=int(said),
-                estimate=hit / said if said else float("nan"),
-            )
-            yield _row(
-                fi,
-                judge,
-                slice_,
-                "item",
-                "recall",
-                label=str(label),
-                n=int(truly),
-                estimate=hit / truly if truly else float("nan"),
-            )
+            hit = table[k, k]
+            for stat, total in (("precision", table[k].sum()), ("recall", table[:, k].sum())):
+                yield _row(
+                    fi,
+                    judge,
+                    slice_,
+                    "item",
+                    stat,
+                    label=str(label),
+                    n=int(total),
+                    estimate=hit / total if total else float("nan"),
+                )
             values = _interval_values(bias_reps[(judge, label)]["mean"], opts.confidence)
             yield _row(fi, judge, slice_, "item", "bias", label=str(label), n=n, **values)
             if slice_ == ALL:

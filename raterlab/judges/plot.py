@@ -11,6 +11,21 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 HEADLINE = {"graded": "spearman", "categorical": "kappa"}
+HEADLINE_COLUMNS = (
+    "task",
+    "field",
+    "judge",
+    "statistic",
+    "n",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "human_ceiling",
+    "ceiling_low",
+    "ceiling_high",
+    "within_human_range",
+)
+"""What a headline row says: the judge's figure and the human ceiling beside it."""
 
 
 def headline(calibration: pd.DataFrame) -> pd.DataFrame:
