@@ -468,7 +468,28 @@ def _graded_rows(fi: FieldInput, opts: Options) -> Iterator[dict]:
         yield from _graded_group(fi, opts, human)
     if "system" in opts.levels and fi.systems is not None:
         yield from _graded_system(fi, opts, human)
+        diffs = {(j, None): v.astype(float) - human for j, v in fi.judges.items()}
+        yield from _system_bias(fi, opts, diffs)
     yield from _alt_rows(fi, opts, "neg_rmse")
+
+
+def _system_bias(
+    fi: FieldInput, opts: Options, diffs: dict[tuple[str, str | None], np.ndarray]
+) -> Iterator[dict]:
+    """Bias within each system (does the judge favour one model or condition?): level
+    ``system``, label ``<system>`` (graded) or ``<system>|<class>`` (categorical)."""
+    systems = pd.Series(fi.systems).fillna("(none)").astype(str).to_numpy()
+    names = sorted(set(systems))
+    keys = [(key, name) for key in diffs for name in names]
+    consumers = [
+        resample.mean_consumer(np.where(systems == name, diffs[key], np.nan)) for key, name in keys
+    ]
+    results = resample.run(systems.size, consumers, opts.resamples, opts.seed)
+    for ((judge, label), name), result in zip(keys, results, strict=True):
+        values = _interval_values(result["mean"], opts.confidence)
+        n = int(((systems == name) & np.isfinite(diffs[(judge, label)])).sum())
+        text = name if label is None else f"{name}|{label}"
+        yield _row(fi, judge, ALL, "system", "bias", label=text, n=n, **values)
 
 
 # --------------------------------------------------------------------------- categorical
@@ -483,6 +504,15 @@ def _calibration_error(confidence: np.ndarray, correct: np.ndarray) -> float:
     return float(total)
 
 
+def _label_differences(tab: Tabulated, labels: list) -> dict:
+    """Per label, ``1[judge says it] - 1[humans say it]`` on each complete unit (NaN else)."""
+    complete = (tab.x_codes >= 0) & (tab.y_codes >= 0)
+    return {
+        label: np.where(complete, (tab.x_codes == k) * 1.0 - (tab.y_codes == k), np.nan)
+        for k, label in enumerate(labels)
+    }
+
+
 def _categorical_slice(
     fi: FieldInput, opts: Options, slice_: str, mask: np.ndarray, human: np.ndarray
 ) -> Iterator[dict]:
@@ -495,13 +525,12 @@ def _categorical_slice(
         others, _ = majority(_without(fi.humans, i))
         loo_tabs.append(tabulate_labels(np.where(mask, fi.humans[:, i], None), others, labels))
     consumers = [_kappa_consumer(t)[0] for t in [*judge_tabs.values(), *loo_tabs]]
-    indicator = {}
-    for judge, tab in judge_tabs.items():
-        complete = (tab.x_codes >= 0) & (tab.y_codes >= 0)
-        for k, label in enumerate(labels):
-            diff = np.where(complete, (tab.x_codes == k) * 1.0 - (tab.y_codes == k), np.nan)
-            indicator[(judge, label)] = diff
-            consumers.append(resample.mean_consumer(diff))
+    indicator = {
+        (judge, label): diff
+        for judge, tab in judge_tabs.items()
+        for label, diff in _label_differences(tab, labels).items()
+    }
+    consumers += [resample.mean_consumer(diff) for diff in indicator.values()]
     results = resample.run(human.size, consumers, opts.resamples, opts.seed, len(labels) ** 2)
     judge_reps = dict(zip(judge_tabs, results[: len(judge_tabs)], strict=True))
     rater_reps = results[len(judge_tabs) : len(judge_tabs) + len(loo_tabs)]
@@ -590,6 +619,16 @@ def _categorical_rows(fi: FieldInput, opts: Options) -> Iterator[dict]:
         )
     for slice_, mask in {ALL: np.ones(fi.units.size, dtype=bool), **fi.slices}.items():
         yield from _categorical_slice(fi, opts, slice_, mask, human)
+    if "system" in opts.levels and fi.systems is not None:
+        labels = list(fi.labels or [])
+        diffs = {
+            (judge, str(label)): diff
+            for judge, verdicts in fi.judges.items()
+            for label, diff in _label_differences(
+                tabulate_labels(verdicts, human, labels), labels
+            ).items()
+        }
+        yield from _system_bias(fi, opts, diffs)
     yield from _alt_rows(fi, opts, "accuracy")
 
 

@@ -189,3 +189,59 @@ def test_wilson_interval_equals_statsmodels() -> None:
     assert wilson_interval(37, 50, 0.95) == pytest.approx(
         proportion_confint(37, 50, alpha=0.05, method="wilson")
     )
+
+
+def test_bias_overall_and_per_system() -> None:
+    rng = np.random.default_rng(12)
+    n = 90
+    humans = rng.integers(1, 6, size=(n, 3)).astype(float)
+    humans[:, 1:][rng.random((n, 2)) < 0.2] = np.nan
+    systems = np.array(["A", "B", "C"])[rng.integers(0, 3, n)]
+    judge = np.clip(np.nanmean(humans, axis=1) + rng.normal(0.4, 0.5, n), 1, 5)
+    judge[:5] = np.nan
+    fi = FieldInput(
+        field="score",
+        kind="graded",
+        units=np.arange(n).astype(str).astype(object),
+        raters=["r1", "r2", "r3"],
+        humans=humans,
+        judges={"j": judge},
+        given={"j": np.ones(n, dtype=bool)},
+        systems=systems,
+    )
+    table = calibrate_field(fi, Options(resamples=200))
+    bias = table[table["statistic"] == "bias"].set_index(["level", "label"], drop=False)
+    diff = pd.Series(judge - np.nanmean(humans, axis=1))
+    overall = bias[bias["level"] == "item"].iloc[0]
+    assert overall["estimate"] == pytest.approx(diff.mean())
+    for name in ("A", "B", "C"):
+        row = bias.loc[("system", name)]
+        assert row["estimate"] == pytest.approx(diff[systems == name].mean())
+        assert row["n"] == diff[systems == name].notna().sum()
+        assert row["ci_low"] < row["estimate"] < row["ci_high"]
+    valid = table[table["statistic"] == "valid_rate"].iloc[0]
+    assert (valid["n"], valid["estimate"]) == (n, np.isfinite(judge).sum() / n)
+
+
+def test_brier_and_calibration_error() -> None:
+    humans = np.array([["1", "1"], ["0", "0"], ["1", "1"], ["0", "0"]] * 5, dtype=object)
+    judge = np.array(["1", "1", "1", "0"] * 5, dtype=object)  # wrong on the second of four
+    confidence = np.array([0.9, 0.8, 0.7, 0.95] * 5)
+    fi = FieldInput(
+        field="ok",
+        kind="categorical",
+        units=np.arange(20).astype(str).astype(object),
+        raters=["a", "b"],
+        humans=humans,
+        judges={"j": judge},
+        given={"j": np.ones(20, dtype=bool)},
+        confidence={"j": confidence},
+        labels=["0", "1"],
+        alpha_level="nominal",
+    )
+    table = calibrate_field(fi, Options(resamples=50)).set_index("statistic")
+    correct = np.array([1, 0, 1, 1] * 5)
+    assert table.loc["brier", "estimate"] == pytest.approx(np.mean((confidence - correct) ** 2))
+    # Bins of width 0.1: 0.7 -> acc 1, 0.8 -> acc 0, 0.9 -> acc 1, 0.95 -> acc 1.
+    expected = (0.3 + 0.8 + 0.1 + 0.05) / 4
+    assert table.loc["ece", "estimate"] == pytest.approx(expected)
