@@ -37,7 +37,8 @@ CALIBRATION = (
         "label",
         "VARCHAR",
         "Class of per-label rows (`precision`, `recall`, `bias`), `judge|human` for "
-        "`confusion`, `epsilon=..` for the alternative annotator test.",
+        "`confusion`, the system (graded) or `system|class` for `bias` at level `system`, "
+        "`epsilon=..` for the alternative annotator test.",
     ),
     Column("versus", "VARCHAR", "The other judge of a `_diff` row."),
     Column(
