@@ -36,6 +36,7 @@ def summary(calibration: pd.DataFrame, weights: pd.DataFrame) -> list[dict]:
         key = (row["task"], row["field"], row["judge"])
         if keyed is not None and key in keyed.index:
             entry["weight"] = _plain(keyed.loc[key, "weight"])
+            entry["share"] = _plain(keyed.loc[key, "share"])
             entry["flagged"] = bool(keyed.loc[key, "flagged"])
             entry["flag_reason"] = _plain(keyed.loc[key, "reason"]) or None
         out.append(entry)

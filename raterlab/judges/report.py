@@ -30,7 +30,7 @@ def judge_lines(calibration: pd.DataFrame, weights: pd.DataFrame) -> list[str]:
             text = f"{row.judge} {_figure(row.estimate, row.ci_low, row.ci_high)}"
             key = (task, field, row.judge)
             if key in keyed.index:
-                text += f" w={keyed.loc[key, 'weight']:.2f}"
+                text += f" weight {keyed.loc[key, 'weight']:.2f}"
                 if bool(keyed.loc[key, "flagged"]):
                     text += " FLAGGED"
             parts.append(text)

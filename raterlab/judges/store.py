@@ -106,8 +106,12 @@ WEIGHTS = (
     Column(
         "weight",
         "DOUBLE",
-        "`max(agreement, 0)`, times `judges.deweight` when flagged, normalised to sum to "
-        "1 over the field's judges.",
+        "`max(agreement, 0)`, times `judges.deweight` when flagged.",
+    ),
+    Column(
+        "share",
+        "DOUBLE",
+        "The weights normalised to sum to 1 over the field's judges (0 when all are 0).",
     ),
     Column("computed_at", "TIMESTAMPTZ", "When the weights were computed."),
 )

@@ -9,8 +9,9 @@ Per judge and field:
   ``alpha_with_judge``: the same with the judge added as one more rater of every unit it
   judged; ``alpha_drop = alpha_humans - alpha_with_judge``;
 - ``flagged`` when ``alpha_drop > max_alpha_drop`` or ``agreement < min_agreement``;
-- ``weight``: ``max(agreement, 0)``, times ``deweight`` when flagged, normalised to sum to 1
-  over the field's judges (all zero when every raw weight is zero).
+- ``weight``: ``max(agreement, 0)``, times ``deweight`` when flagged; ``share``: the weights
+  normalised to sum to 1 over the field's judges (all zero when every weight is zero), for
+  combining the judges' verdicts.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ COLUMNS = (
     "flagged",
     "reason",
     "weight",
+    "share",
 )
 
 
@@ -95,8 +97,6 @@ def judge_weights(
                 "weight": raw * (deweight if reasons else 1.0),
             }
         )
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "share"])
     total = frame["weight"].sum()
-    if total > 0:
-        frame["weight"] = frame["weight"] / total
-    return frame
+    return frame.assign(share=frame["weight"] / total if total > 0 else 0.0)

@@ -86,7 +86,7 @@ def test_judge_calibration_asset(tmp_path: Path) -> None:
     assert noisy["flagged"].mean() >= 0.5
     mean_weight = weights.groupby("judge")["weight"].mean()
     assert mean_weight["judge_a"] > mean_weight["judge_c"]
-    fields = weights.groupby(["task", "field"])["weight"].sum()
+    fields = weights.groupby(["task", "field"])["share"].sum()
     assert ((fields - 1).abs() < 1e-9).all() or (fields == 0).any()
     assert (home.reports / "gold_tiers" / "judge_calibration.png").stat().st_size > 10_000
     checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
