@@ -130,8 +130,13 @@ def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.Da
     naming file, row, column, rule and value for every problem.
     """
     try:
-        frame = read_ratings_file(path)
-    except RatingsFileError as error:
+        if path.suffix.lower() in (".csv", ".tsv"):
+            # As text, so a verdict such as "n/a" or "4" reaches the parser as the judge wrote it.
+            sep = "\t" if path.suffix.lower() == ".tsv" else ","
+            frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, na_values=[""])
+        else:
+            frame = read_ratings_file(path)
+    except (RatingsFileError, ValueError, OSError) as error:
         raise JudgeFileError(path, [str(error)]) from None
     missing = [c for c in FILE_COLUMNS if c not in frame.columns]
     if missing:

@@ -237,7 +237,7 @@ def test_judge_file_errors_name_row_column_rule_and_value(tmp_path: Path) -> Non
         "row 3, column item_id: 'nope' is not an item of the study",
         "row 4, column field: 'score' is not a field of judge 'external' (its fields: rel, "
         "score_1to5)",
-        "row 5, column confidence: 1.5 is not a number between 0 and 1",
+        "row 5, column confidence: '1.5' is not a number between 0 and 1",
     ]
     assert str(path) in str(info.value)
 
@@ -264,3 +264,33 @@ def test_sample_verdicts_depend_only_on_the_record() -> None:
     by_id = {r["id"]: r for r in records}
     assert all(r == by_id[r["id"]] for r in again)
     assert samples.add_verdicts("empathy", plain[:3], 1) == plain[:3]
+
+
+def test_judges_import_command(tmp_path: Path, monkeypatch, capsys) -> None:
+    from raterlab.cli import main
+    from tests.conftest import mini_records, write_study
+
+    records = [
+        {**r, "judge_score": 3, "judge_conf": 0.7} if r["task"] == "answer" else r
+        for r in mini_records()
+    ]
+    write_study(tmp_path / "studies", copy.deepcopy(JUDGED), records)
+    monkeypatch.setenv("RATERLAB_STUDIES", str(tmp_path / "studies"))
+    monkeypatch.setenv("RATERLAB_HOME", str(tmp_path / "home"))
+    good = _judge_file(
+        tmp_path,
+        [
+            {"item_id": "ans-001", "judge": "external", "field": "score_1to5", "value": "4"},
+            {"item_id": "ans-002", "judge": "external", "field": "score_1to5", "value": "n/a"},
+        ],
+    )
+    assert main(["judges", "import", "mini", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "external: 2 verdicts (1 unreadable)" in out
+    stored = imported_verdicts(tmp_path / "home" / "judges" / "mini")
+    assert stored["raw"].tolist() == ["4", "n/a"]
+    bad = _judge_file(
+        tmp_path, [{"item_id": "zzz", "judge": "external", "field": "score_1to5", "value": 1}]
+    )
+    assert main(["judges", "import", "mini", str(bad)]) == 2
+    assert "row 2, column item_id: 'zzz' is not an item of the study" in capsys.readouterr().err
