@@ -245,3 +245,19 @@ def test_brier_and_calibration_error() -> None:
     # Bins of width 0.1: 0.7 -> acc 1, 0.8 -> acc 0, 0.9 -> acc 1, 0.95 -> acc 1.
     expected = (0.3 + 0.8 + 0.1 + 0.05) / 4
     assert table.loc["ece", "estimate"] == pytest.approx(expected)
+
+
+def test_large_tables_fall_back_to_scipy_per_resample(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two continuous variables: above MAX_CELLS the pair is not tabulated; the replicates
+    are scipy's on the repeated data, like the tabulated path's."""
+    from raterlab.judges import calibrate
+
+    rng = np.random.default_rng(21)
+    x, y = rng.normal(size=40), rng.normal(size=40)
+    tabulated, _ = calibrate._correlation_consumer(x, y)
+    monkeypatch.setattr(calibrate, "MAX_CELLS", 10)
+    looped, _ = calibrate._correlation_consumer(x, y)
+    counts = resample_counts(rng.integers(0, 40, size=(15, 40)), 40)
+    a, b = tabulated(counts), looped(counts)
+    for name in SCIPY:
+        np.testing.assert_allclose(a[name], b[name], atol=1e-12)
