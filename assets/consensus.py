@@ -151,7 +151,10 @@ def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
 
 
 @dg.asset(
-    partitions_def=study_partitions, group_name=GROUP, deps=[consensus], kinds={"json", "parquet"}
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[consensus, dg.AssetKey("judge_calibration")],
+    kinds={"json", "parquet"},
 )
 def exports(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """What the study promises, in ``exports/<study>/``: Parquet of its gold tables, plus the

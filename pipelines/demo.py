@@ -21,6 +21,8 @@ from pipelines.instance import instance
 from raterlab import warehouse
 from raterlab.design.repilot import repeat_pilot
 from raterlab.design.rounds import RepilotError
+from raterlab.judges.report import judge_lines
+from raterlab.judges.store import read_calibration
 from raterlab.protocol import load_study
 from raterlab.quality import flag_summary
 from raterlab.settings import Home, studies_dir
@@ -173,6 +175,18 @@ def consensus_lines(home: Home) -> list[str]:
     ]
 
 
+def judges_lines(home: Home, studies: list[str]) -> list[str]:
+    """Each judge against the human ceiling, per study with judges, and the flagged ones."""
+    lines = []
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        for study in studies:
+            result = read_calibration(con, study)
+            if len(result.calibration):
+                lines.append(f"{study}:")
+                lines += [f"  {line}" for line in judge_lines(result.calibration, result.weights)]
+    return lines
+
+
 def quarantine_lines(home: Home) -> list[str]:
     with warehouse.connect(home.warehouse, read_only=True) as con:
         rows = con.execute(
@@ -209,6 +223,12 @@ def main() -> int:
         "[bold]Consensus[/bold] (gold.consensus; how often it recovers the planted truth)"
     )
     for line in consensus_lines(home):
+        console.print(f"  {line}")
+    console.print(
+        "[bold]Judges[/bold] (gold.judge_calibration, gold.judge_weights; "
+        "reports/<study>/judge_calibration.png)"
+    )
+    for line in judges_lines(home, studies):
         console.print(f"  {line}")
     console.print("[bold]Quarantined files[/bold] (their corrected versions were resubmitted)")
     for line in quarantine_lines(home):

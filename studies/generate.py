@@ -13,7 +13,8 @@ UTF-8, keys in a fixed order) and the study's guide file where it has one
   judge's (hidden) verdicts, one record per scenario and labeling dimension (the study's four
   tasks), plus 2 attention scenarios.
 - ``empathy``: 130 replies to emotional disclosures, 10 calibration and 3 attention items.
-- ``gold_tiers``: 1,040 cases over four task types.
+- ``gold_tiers``: 1,040 cases over four task types, with the hidden verdicts of three LLM
+  judges (``_samples/judges.py``).
 
 The text comes from the hand-written material in ``studies/_samples/``; this script only
 combines it, with one ``random.Random(seed)`` per study and no clock, so every run writes
@@ -37,6 +38,7 @@ from typing import Any
 from _samples import correctness_ab as cab
 from _samples import empathy as emp
 from _samples import gold_tiers as gt
+from _samples import judges as jdg
 from _samples import plugin_triggers as plg
 from _samples import rag_triplet as rag
 from _samples._text import fill
@@ -984,7 +986,7 @@ GUIDES: dict[str, tuple[str, Callable[[], str]]] = {
 
 def main() -> None:
     for study, build in BUILDERS.items():
-        records = build(random.Random(SEEDS[study]))
+        records = jdg.add_verdicts(study, build(random.Random(SEEDS[study])), SEEDS[study])
         check_unique_ids(records)
         out = STUDIES_DIR / study / "generations.jsonl"
         write_jsonl(out, records)

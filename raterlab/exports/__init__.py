@@ -25,6 +25,7 @@ from raterlab.exports.formats import (
     study_json,
     system_metrics,
 )
+from raterlab.exports.judges import judge_calibration
 from raterlab.protocol import Study
 
 Exporter = Callable[[ExportBundle, Path], list[Path]]
@@ -35,6 +36,7 @@ FORMATS: dict[str, Exporter] = {
     "labeler_files": labeler_files,
     "gold_tier_jsonl": gold_tier_jsonl,
     "system_metrics": system_metrics,
+    "judge_calibration": judge_calibration,
 }
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from raterlab.consensus.inputs import counting_ratings, read_table
 from raterlab.consensus.schema import ADJUDICATIONS, CONSENSUS, ITEMS, LABELS, names
+from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study
 
 
@@ -23,6 +24,10 @@ class ExportBundle:
     adjudications: pd.DataFrame
     labels: pd.DataFrame
     """``gold.labels``, every kind."""
+    judge_calibration: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """``gold.judge_calibration`` (empty for a study without judges)."""
+    judge_weights: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """``gold.judge_weights``."""
     run_id: str = field(default_factory=lambda: str(uuid.uuid4()))
     exported_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
@@ -78,6 +83,8 @@ def load_bundle(
         adjudications=_frame(con, "gold.adjudications", study.name, names(ADJUDICATIONS)[1:]),
         labels=_frame(con, "gold.labels", study.name, names(LABELS)[1:]),
     )
+    judges = read_calibration(con, study.name)
+    bundle.judge_calibration, bundle.judge_weights = judges.calibration, judges.weights
     if run_id:
         bundle.run_id = run_id
     return bundle

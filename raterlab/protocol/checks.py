@@ -46,6 +46,7 @@ def check_study(study: Study) -> list[Problem]:
         *_check_metrics(study),
         *_check_threshold_design(study),
         *_check_keys(study),
+        *_check_judges(study),
     ]
 
 
@@ -346,3 +347,33 @@ def _check_keys(study: Study) -> Iterator[Problem]:
         for name, task in study.tasks.items():
             if key not in task.item_keys:
                 yield setting, f"{key!r} is not an item key of task {name!r}"
+
+
+def _check_judges(study: Study) -> Iterator[Problem]:
+    """Judge fields must be rating fields; generations verdicts must be hidden item keys."""
+    if study.judges is None:
+        return
+    shown = {key for task in study.tasks.values() for key in task.shown}
+    hidden = study.hidden_keys()
+    ratings = {f for task in study.tasks.values() for f in task.rating_fields}
+    for key_name in ("group", "system"):
+        key = getattr(study.judges, key_name)
+        if key is not None and key not in study.item_keys():
+            yield f"judges.{key_name}", f"refers to unknown item key {key!r}"
+    for name, judge in study.judges.panel.items():
+        where = f"judges.panel.{name}"
+        keys = [(f"{where}.fields.{f}", k) for f, k in judge.fields.items()]
+        if judge.confidence is not None:
+            if judge.source == "import":
+                yield f"{where}.confidence", "an imported judge's confidence is a file column"
+            keys.append((f"{where}.confidence", judge.confidence))
+        for field in judge.fields:
+            if field not in ratings:
+                yield f"{where}.fields.{field}", f"refers to unknown rating field {field!r}"
+        if judge.source != "generations":
+            continue
+        for path, key in keys:
+            if key in shown:
+                yield path, f"key {key!r} is shown to annotators; a judge verdict must be hidden"
+            elif key not in hidden:
+                yield path, f"key {key!r} is not a hidden key of any task"

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from raterlab.protocol.fields import FieldSpec
+from raterlab.protocol.judges import Judges
 from raterlab.protocol.metrics import Metrics
 from raterlab.protocol.rules import (
     AllOf,
@@ -359,6 +360,9 @@ class Study(_Strict):
     exports: list[str] = Field(
         default_factory=list,
         description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
+    )
+    judges: Judges | None = Field(
+        default=None, description="Automatic judges compared with the humans (judge calibration)."
     )
 
     export_keys: dict[str, str] = Field(

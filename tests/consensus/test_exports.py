@@ -236,8 +236,8 @@ def test_registry_and_parquet(cab, tmp_path: Path) -> None:
     files = (REPO / "studies").glob("*.yaml")
     names = {p.stem: [f.__name__ for f in exporters_for(load_study(p))] for p in files}
     assert names["correctness_ab"] == ["parquet_tables", "study_json"]
-    assert names["plugin_triggers"] == ["parquet_tables", "labeler_files"]
-    assert names["gold_tiers"] == ["parquet_tables", "gold_tier_jsonl"]
+    assert names["plugin_triggers"] == ["parquet_tables", "labeler_files", "judge_calibration"]
+    assert names["gold_tiers"] == ["parquet_tables", "gold_tier_jsonl", "judge_calibration"]
     assert names["rag_triplet"] == ["parquet_tables", "system_metrics"]
     assert names["empathy"] == ["parquet_tables"]
     _, _, bundle = cab

@@ -1,0 +1,54 @@
+"""Judge calibration: every judge of the study against the humans, after consensus."""
+
+import dagster as dg
+import pandas as pd
+
+from assets.consensus import consensus, table_schema
+from assets.partitions import study_partitions
+from raterlab.judges.plot import HEADLINE_COLUMNS, headline
+from raterlab.judges.store import CALIBRATION, WEIGHTS
+from raterlab.judges.study import run_study
+from resources import Raterlab
+
+
+def _md(frame: pd.DataFrame) -> dg.MetadataValue:
+    return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
+
+
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name="consensus",
+    deps=[consensus],
+    kinds={"duckdb", "png"},
+    metadata={
+        "dagster/column_schema": table_schema(CALIBRATION),
+        "gold.judge_weights columns": dg.MetadataValue.table_schema(table_schema(WEIGHTS)),
+    },
+)
+def judge_calibration(
+    context: dg.AssetExecutionContext, raterlab: Raterlab
+) -> dg.MaterializeResult:
+    """``gold.judge_calibration`` (each judge of the study's ``judges:`` section against the
+    humans, per field, slice and level, with bootstrap intervals and the human ceiling) and
+    ``gold.judge_weights`` (agreement with the consensus, alpha with and without the judge, a
+    weight, flags), replaced for the study; the plot ``reports/<study>/judge_calibration.png``."""
+    study = raterlab.study(context.partition_key)
+    if study.judges is None:
+        return dg.MaterializeResult(metadata={"judges": "none declared"})
+    with raterlab.warehouse() as con:
+        result, plot = run_study(con, study, raterlab.paths)
+    shown = headline(result.calibration)[list(HEADLINE_COLUMNS)].round(3)
+    flagged = result.flagged()[["task", "field", "judge", "reason"]]
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(result.calibration),
+            "judges": len(study.judges.panel),
+            "flagged": len(flagged),
+            "headline": _md(shown),
+            "flagged_judges": _md(flagged),
+            "plot": dg.MetadataValue.path(str(plot)) if plot else "nothing to plot yet",
+        }
+    )
+
+
+judge_assets = [judge_calibration]

@@ -1,0 +1,105 @@
+"""`raterlab calibrate HUMAN JUDGES`: judges against humans on any two files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from raterlab.agreement.ratings_file import read_ratings_file
+from raterlab.judges.calibrate import Options
+from raterlab.judges.files import calibrate_files, summary
+
+EPILOG = """\
+HUMAN: one row per unit and rater, a column per field (--fields).
+JUDGES: one row per unit and judge (and field, with --field), a score column (--score).
+Levels: item (units pooled), group (--group: within each group, averaged), system (--system:
+per-system means). --long prints every statistic (bias, comparisons with Williams' test,
+the alternative annotator test, per-class precision/recall...) instead of the summary.
+example:
+  raterlab calibrate human.csv judge_scores.csv --unit id,model_id --rater annotator \\
+      --fields consistency,relevance --judge judge --score score --group id --system model_id --ci
+"""
+
+
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="LLM judges (or metrics) against human ratings: correlations, kappa, human ceiling",
+        description="Compare each judge's scores with the human ratings of the same units.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("human", help="human ratings file (.csv, .tsv, .jsonl, .json, .parquet)")
+    p.add_argument("judges", help="judge scores file (same formats)")
+    p.add_argument(
+        "--unit", type=_names, default=["unit"], help="unit id column(s), comma-separated"
+    )
+    p.add_argument("--rater", default="rater", help="rater id column of HUMAN")
+    p.add_argument("--fields", type=_names, required=True, help="human fields, comma-separated")
+    p.add_argument("--categorical", type=_names, default=[], help="fields compared by kappa")
+    p.add_argument("--judge", default="judge", help="judge name column of JUDGES")
+    p.add_argument("--score", default="score", help="score column of JUDGES")
+    p.add_argument("--field", help="field column of JUDGES (default: every field)")
+    p.add_argument("--group", help="column for the group level (e.g. the prompt or document)")
+    p.add_argument("--system", help="column for the system level (e.g. the model)")
+    p.add_argument("--aggregate", choices=("mean", "median"), default="mean")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--long", action="store_true", help="every statistic, one row each")
+    p.add_argument("--ci", action="store_true", help="bootstrap confidence intervals")
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--n-resamples", type=int, default=1000)
+    p.add_argument("--epsilon", type=float, default=0.2, help="alternative annotator test margin")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    levels = ("item", *(["group"] if args.group else []), *(["system"] if args.system else []))
+    options = Options(
+        aggregate=args.aggregate,
+        resamples=args.n_resamples if args.ci else 0,
+        confidence=args.confidence,
+        seed=args.seed,
+        epsilon=args.epsilon,
+        levels=levels,
+    )
+    try:
+        long = calibrate_files(
+            read_ratings_file(args.human),
+            read_ratings_file(args.judges),
+            units=args.unit,
+            rater=args.rater,
+            fields=args.fields,
+            judge=args.judge,
+            score=args.score,
+            field=args.field,
+            group=args.group,
+            system=args.system,
+            categorical=args.categorical,
+            options=options,
+        )
+    except ValueError as error:
+        print(f"raterlab calibrate: error: {error}", file=sys.stderr)
+        return 2
+    table = long if args.long else summary(long, args.ci)
+    if args.format == "json":
+        records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
+        print(json.dumps(records, indent=2, default=_plain))
+    elif args.format == "csv":
+        print(table.to_csv(index=False), end="")
+    else:
+        counts = [c for c in ("n", "n_groups") if c in table]
+        table[counts] = table[counts].astype(object).where(table[counts].notna(), "-")
+        print(table.to_string(index=False, float_format="{:.4f}".format, na_rep="-"))
+    return 0
+
+
+def _plain(value: object) -> object:
+    return value.item() if isinstance(value, np.generic) else str(value)

@@ -1,0 +1,30 @@
+"""Judge calibration: how far an automatic judge (an LLM judge, a metric) can stand in for the
+humans. Plain functions over arrays and DataFrames, no Dagster (see docs/judges.md).
+
+- :mod:`raterlab.judges.calibrate`: every statistic of one field (:func:`calibrate_field` on
+  a :class:`FieldInput`), beside the human ceiling;
+- :mod:`raterlab.judges.tables`, :mod:`raterlab.judges.resample`: the correlations and kappa
+  from contingency tables, and the shared bootstrap resamples;
+- :mod:`raterlab.judges.significance`: Williams' test, the paired bootstrap p-value, the
+  alternative annotator test, Benjamini-Yekutieli, the Wilson interval;
+- :mod:`raterlab.judges.weights`: multi-judge weights and bounds;
+- :mod:`raterlab.judges.files` (two plain files), :mod:`raterlab.judges.study` (a study's
+  warehouse tables), :mod:`raterlab.judges.verdicts` (hidden keys, imported judge files),
+  :mod:`raterlab.judges.store` (the gold tables), :mod:`raterlab.judges.plot`,
+  :mod:`raterlab.judges.report`.
+"""
+
+from raterlab.judges.calibrate import COLUMNS, FieldInput, Options, calibrate_field
+from raterlab.judges.files import calibrate_files
+from raterlab.judges.significance import AltTest, alt_test, williams_test
+
+__all__ = [
+    "COLUMNS",
+    "AltTest",
+    "FieldInput",
+    "Options",
+    "alt_test",
+    "calibrate_field",
+    "calibrate_files",
+    "williams_test",
+]

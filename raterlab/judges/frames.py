@@ -1,0 +1,123 @@
+"""Long frames of human ratings and judge verdicts into one :class:`FieldInput` per field.
+
+Humans: one row per unit, rater and field (columns ``unit``, ``rater``, ``field``, ``value``).
+Judges: one row per unit, judge and field (``unit``, ``judge``, ``field``, ``value``, optional
+``confidence``; ``raw``, what the judge said, when ``value`` is already parsed). A unit is
+one string (several id columns are joined before). Only units
+some human rated count; a judge verdict that cannot be read as the field's kind (a number
+for graded fields, one of the labels for categorical ones) is kept as *given but invalid*,
+so it lowers the judge's valid rate instead of vanishing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from raterlab.judges.calibrate import FieldInput
+
+
+class JudgeInputError(ValueError):
+    """Ratings or verdicts that cannot be compared; the message names the problem."""
+
+
+def _numeric(values: pd.Series) -> np.ndarray:
+    return pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+
+
+def _duplicates(frame: pd.DataFrame, keys: list[str], what: str) -> None:
+    dup = frame.duplicated(keys, keep=False)
+    if dup.any():
+        first = frame[dup].iloc[0]
+        where = ", ".join(f"{k}={first[k]!r}" for k in keys)
+        raise JudgeInputError(f"{what}: more than one row for {where} (row {first.name})")
+
+
+def field_inputs(
+    humans: pd.DataFrame,
+    judges: pd.DataFrame,
+    kinds: Mapping[str, str],
+    labels: Mapping[str, list] | None = None,
+    alpha_levels: Mapping[str, str] | None = None,
+    groups: Mapping[str, object] | None = None,
+    systems: Mapping[str, object] | None = None,
+    slices: Mapping[str, Mapping[str, object]] | None = None,
+) -> list[FieldInput]:
+    """One input per field of ``kinds`` (field -> ``graded`` | ``categorical``).
+
+    ``labels`` fixes a categorical field's label list (default: the labels humans used);
+    ``groups``/``systems`` map unit -> group / system; ``slices`` maps a slice key to unit ->
+    level, giving one slice ``key=level`` per level.
+    """
+    _duplicates(humans, ["unit", "rater", "field"], "human ratings")
+    _duplicates(judges, ["unit", "judge", "field"], "judge verdicts")
+    out = []
+    for field, kind in kinds.items():
+        h = humans[(humans["field"] == field) & humans["value"].notna()]
+        if h.empty:
+            continue
+        units = np.array(sorted(h["unit"].astype(str).unique()), dtype=object)
+        raters = sorted(h["rater"].astype(str).unique())
+        wide = h.assign(unit=h["unit"].astype(str), rater=h["rater"].astype(str)).pivot(
+            index="unit", columns="rater", values="value"
+        )
+        wide = wide.reindex(index=units, columns=raters)
+        j = judges[judges["field"] == field].assign(unit=lambda f: f["unit"].astype(str))
+        j = j[j["unit"].isin(set(units))]
+        if kind == "graded":
+            matrix = wide.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+            bad = wide.notna().to_numpy() & np.isnan(matrix)
+            if bad.any():
+                r, c = np.argwhere(bad)[0]
+                raise JudgeInputError(
+                    f"field {field!r}: human rating {wide.iat[r, c]!r} of unit {units[r]!r} "
+                    f"by {raters[c]!r} is not a number (list the field as categorical)"
+                )
+            field_labels = None
+        else:
+            matrix = wide.astype(object).where(wide.notna(), None).to_numpy(dtype=object)
+            matrix = np.vectorize(lambda v: None if v is None else str(v), otypes=[object])(matrix)
+            used = sorted({v for v in matrix.ravel() if v is not None})
+            field_labels = [str(v) for v in (labels or {}).get(field, used)]
+        verdicts, given, confidence = {}, {}, {}
+        for judge, rows in j.groupby("judge", sort=True):
+            rows = rows.set_index("unit").reindex(units)
+            given[str(judge)] = rows["raw" if "raw" in rows else "value"].notna().to_numpy()
+            if kind == "graded":
+                verdicts[str(judge)] = _numeric(rows["value"])
+            else:
+                text = rows["value"].map(lambda v: None if pd.isna(v) else str(v))
+                verdicts[str(judge)] = np.array(
+                    [v if v in field_labels else None for v in text], dtype=object
+                )
+            if "confidence" in rows and rows["confidence"].notna().any():
+                confidence[str(judge)] = _numeric(rows["confidence"])
+        slice_masks = {}
+        for key, mapping in (slices or {}).items():
+            values = pd.Series([mapping.get(u) for u in units], dtype=object)
+            for level in sorted({str(v) for v in values if v is not None and not pd.isna(v)}):
+                slice_masks[f"{key}={level}"] = values.map(
+                    lambda v, lv=level: str(v) == lv
+                ).to_numpy(dtype=bool)
+        out.append(
+            FieldInput(
+                field=field,
+                kind=kind,  # type: ignore[arg-type]
+                units=units,
+                raters=raters,
+                humans=matrix,
+                judges=verdicts,
+                given=given,
+                confidence=confidence,
+                labels=field_labels,
+                alpha_level=(alpha_levels or {}).get(
+                    field, "ordinal" if kind == "graded" else "nominal"
+                ),
+                groups=None if groups is None else np.array([groups.get(u) for u in units]),
+                systems=None if systems is None else np.array([systems.get(u) for u in units]),
+                slices=slice_masks,
+            )
+        )
+    return out

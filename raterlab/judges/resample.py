@@ -1,0 +1,143 @@
+"""One set of bootstrap resamples shared by every statistic of a comparison.
+
+The resamples are drawn once (seeded) and handed, a chunk at a time, as count matrices
+``C[b, i]`` (times unit ``i`` was drawn in resample ``b``) to every *consumer*: a function
+from counts to named arrays of statistics. Judges compared on the same resamples give paired
+replicates, so the difference of two judges' correlations has its own interval. Every
+consumer also gets the all-ones count vector, which is the estimate on the data itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from scipy.stats import rankdata
+
+from raterlab.agreement.bootstrap import resample_counts
+from raterlab.judges.tables import CHUNK_CELLS, snap
+
+Consumer = Callable[[np.ndarray], dict[str, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class Replicates:
+    """A statistic on the data (``estimate``) and on each resample (``replicates``)."""
+
+    estimate: float
+    replicates: np.ndarray
+
+    def interval(self, confidence: float) -> tuple[float, float]:
+        """Percentile interval of the defined replicates (NaN, NaN when none is defined)."""
+        defined = self.replicates[np.isfinite(self.replicates)]
+        if defined.size == 0 or not np.isfinite(self.estimate):
+            return float("nan"), float("nan")
+        tails = [(1 - confidence) / 2, (1 + confidence) / 2]
+        low, high = np.quantile(defined, tails)
+        return float(low), float(high)
+
+
+def run(
+    n_units: int,
+    consumers: Sequence[Consumer],
+    n_resamples: int,
+    seed: int,
+    cells: int = 1,
+) -> list[dict[str, Replicates]]:
+    """Every consumer's statistics on the data and on ``n_resamples`` resamples of the units.
+
+    ``cells`` is the largest number of values a consumer keeps per resample (its table size),
+    to size the chunks. ``n_resamples = 0`` gives estimates with empty replicates.
+    """
+    ones = np.ones((1, n_units))
+    estimates = [consumer(ones) for consumer in consumers]
+    rng = np.random.default_rng(seed)
+    step = max(1, CHUNK_CELLS // max(n_units, cells))
+    parts: list[list[dict[str, np.ndarray]]] = [[] for _ in consumers]
+    for start in range(0, n_resamples, step):
+        rows = min(step, n_resamples - start)
+        drawn = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
+        # Units-major memory: a sparse (cells x units) @ counts.T product reads it in place.
+        counts = np.ascontiguousarray(drawn.T).T
+        for part, consumer in zip(parts, consumers, strict=True):
+            part.append(consumer(counts))
+    out = []
+    for estimate, part in zip(estimates, parts, strict=True):
+        out.append(
+            {
+                name: Replicates(
+                    float(value[0]),
+                    np.concatenate([p[name] for p in part]) if part else np.empty(0),
+                )
+                for name, value in estimate.items()
+            }
+        )
+    return out
+
+
+def dense_correlations(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
+    """Pearson, Spearman and Kendall's tau-b of each row pair of ``(B, m)`` arrays (small m).
+
+    Ties are merged as in :func:`raterlab.judges.tables.levels`; a row with a NaN or a constant
+    side gives NaN. Tau-b counts signs over all pairs (``O(m^2)`` per row), as scipy does.
+    """
+    if x.shape[1] == 0:
+        return {name: np.full(x.shape[0], np.nan) for name in ("pearson", "spearman", "kendall")}
+    x, y = snap(x), snap(y)
+
+    def pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        da = a - a.mean(axis=1, keepdims=True)
+        db = b - b.mean(axis=1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = (da * db).sum(axis=1) / np.sqrt((da**2).sum(axis=1) * (db**2).sum(axis=1))
+        return np.where(np.isfinite(r), np.clip(r, -1, 1), np.nan)
+
+    sx = np.sign(x[:, :, None] - x[:, None, :])
+    sy = np.sign(y[:, :, None] - y[:, None, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = (sx * sy).sum(axis=(1, 2)) / np.sqrt(
+            (sx != 0).sum(axis=(1, 2)) * (sy != 0).sum(axis=(1, 2))
+        )
+    bad = np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1)
+    out = {
+        "pearson": pearson(x, y),
+        "spearman": pearson(rankdata(x, axis=1), rankdata(y, axis=1)),
+        "kendall": np.where(np.isfinite(tau), np.clip(tau, -1, 1), np.nan),
+    }
+    return {name: np.where(bad, np.nan, value) for name, value in out.items()}
+
+
+def system_consumer(x: np.ndarray, y: np.ndarray, systems: np.ndarray) -> Consumer:
+    """Correlations of per-system means of x and y (complete pairs only) under resampling of
+    units; ``systems`` holds a system code (0..S-1) per unit."""
+    valid = ~(np.isnan(x) | np.isnan(y))
+    n_systems = int(systems.max()) + 1 if systems.size else 0
+    onehot = sparse.csr_matrix(
+        (np.ones(valid.sum()), (np.flatnonzero(valid), systems[valid])),
+        shape=(x.size, n_systems),
+    )
+    xs, ys = np.where(valid, x, 0.0), np.where(valid, y, 0.0)
+
+    def consume(counts: np.ndarray) -> dict[str, np.ndarray]:
+        weight = np.asarray((onehot.T @ counts.T).T)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mx = np.asarray((onehot.T @ (counts * xs).T).T) / weight
+            my = np.asarray((onehot.T @ (counts * ys).T).T) / weight
+        present = (weight > 0).any(axis=0)
+        return dense_correlations(mx[:, present], my[:, present])
+
+    return consume
+
+
+def mean_consumer(values: np.ndarray) -> Consumer:
+    """The mean of the defined ``values`` (one per unit) under resampling of units."""
+    defined = np.isfinite(values)
+    clean = np.where(defined, values, 0.0)
+
+    def consume(counts: np.ndarray) -> dict[str, np.ndarray]:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return {"mean": (counts @ clean) / (counts @ defined)}
+
+    return consume

@@ -1,0 +1,171 @@
+"""Judge calibration of a study: its ratings that count, its judges' verdicts, its consensus.
+
+Per task and rating field some judge predicts: :func:`raterlab.judges.calibrate.calibrate_field`
+(slices from the study's ``slices`` that are item keys, plus ``tier``) and
+:func:`raterlab.judges.weights.judge_weights` against ``gold.consensus``. Nothing here names a
+study: the ``judges:`` section says everything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from raterlab.consensus.inputs import load_tables, read_table
+from raterlab.judges.calibrate import COLUMNS, Options, calibrate_field
+from raterlab.judges.frames import field_inputs
+from raterlab.judges.plot import calibration_plot
+from raterlab.judges.store import StudyCalibration, write_calibration
+from raterlab.judges.verdicts import (
+    VERDICT_COLUMNS,
+    generation_verdicts,
+    imported_verdicts,
+    judges_dir,
+)
+from raterlab.judges.weights import COLUMNS as WEIGHT_COLUMNS
+from raterlab.judges.weights import judge_weights
+from raterlab.protocol import BinaryField, LikertField, Study
+from raterlab.protocol.study import BUILTIN_SLICES
+from raterlab.settings import Home
+from raterlab.simulate.seeding import stable_int
+
+PLOT_NAME = "judge_calibration.png"
+CALIBRATION_COLUMNS = ("task", *COLUMNS)
+WEIGHTS_COLUMNS = ("task", *WEIGHT_COLUMNS)
+
+
+def _kind(spec) -> str:
+    return "graded" if isinstance(spec, LikertField) else "categorical"
+
+
+def _labels(spec) -> list[str] | None:
+    if isinstance(spec, BinaryField):
+        return ["0", "1"]
+    return None if isinstance(spec, LikertField) else list(spec.labels)
+
+
+def calibrate_study(
+    study: Study,
+    ratings: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    records: dict[str, dict],
+    tiers: dict[str, str],
+    consensus: pd.DataFrame,
+    resamples: int | None = None,
+) -> StudyCalibration:
+    """Calibration and weights of every judge of ``study``.
+
+    ``ratings`` are the ratings that count (``task, item_id, annotator_id, field, value``),
+    ``verdicts`` the judges' rows (:data:`raterlab.judges.verdicts.VERDICT_COLUMNS`),
+    ``records`` item id -> unblinded record, ``tiers`` item id -> tier, ``consensus`` the
+    study's ``gold.consensus`` rows. ``resamples`` overrides the study's ``judges.resamples``.
+    """
+    empty = StudyCalibration(
+        pd.DataFrame(columns=list(CALIBRATION_COLUMNS)),
+        pd.DataFrame(columns=list(WEIGHTS_COLUMNS)),
+    )
+    if study.judges is None or ratings.empty or verdicts.empty:
+        return empty
+    spec = study.judges
+    opts = Options(
+        aggregate=spec.aggregate,
+        resamples=spec.resamples if resamples is None else resamples,
+        confidence=spec.confidence,
+        seed=stable_int(study.name, study.design.seed, "judges"),
+        epsilon=spec.epsilon,
+    )
+    slice_keys = [k for k in study.slices if k not in BUILTIN_SLICES or k == "tier"]
+    calibration, weights = [], []
+    for task_name, task in study.tasks.items():
+        judged = verdicts[verdicts["task"] == task_name]
+        fields = [f for f in task.rating_fields if f in set(judged["field"])]
+        if not fields:
+            continue
+        humans = ratings[ratings["task"] == task_name].rename(
+            columns={"item_id": "unit", "annotator_id": "rater"}
+        )
+        judges = judged.rename(columns={"item_id": "unit"})
+        units = set(humans["unit"].astype(str))
+
+        def key_of(key: str, units: set[str] = units) -> dict[str, object]:
+            return {u: records.get(u, {}).get(key) for u in units}
+
+        slices = {
+            key: ({u: tiers.get(u) for u in units} if key == "tier" else key_of(key))
+            for key in slice_keys
+            if key == "tier" or key in task.item_keys
+        }
+        inputs = field_inputs(
+            humans[["unit", "rater", "field", "value"]],
+            judges[["unit", "judge", "field", "value", "raw", "confidence"]],
+            {f: _kind(task.fields[f]) for f in fields},
+            labels={f: lab for f in fields if (lab := _labels(task.fields[f])) is not None},
+            alpha_levels={f: task.fields[f].level for f in fields},
+            groups=key_of(spec.group) if spec.group in task.item_keys else None,
+            systems=key_of(spec.system) if spec.system in task.item_keys else None,
+            slices={k: v for k, v in slices.items() if len({*map(str, v.values())}) > 1},
+        )
+        for fi in inputs:
+            table = calibrate_field(fi, opts)
+            calibration.append(table.assign(task=task_name))
+            values = _consensus_values(consensus, task_name, fi.field, fi.units, fi.kind)
+            bounds = spec.bounds
+            table = judge_weights(
+                fi, values, bounds.max_alpha_drop, bounds.min_agreement, spec.deweight
+            )
+            weights.append(table.assign(task=task_name))
+    if not calibration:
+        return empty
+    return StudyCalibration(
+        pd.concat(calibration, ignore_index=True)[list(CALIBRATION_COLUMNS)],
+        pd.concat(weights, ignore_index=True)[list(WEIGHTS_COLUMNS)],
+    )
+
+
+def _consensus_values(
+    consensus: pd.DataFrame, task: str, field: str, units: np.ndarray, kind: str
+) -> np.ndarray:
+    """The consensus value of each unit (NaN/None without one)."""
+    rows = consensus[(consensus["task"] == task) & (consensus["field"] == field)]
+    if kind == "graded":
+        lookup = dict(zip(rows["item_id"].astype(str), rows["value_num"], strict=True))
+        return np.array([lookup.get(u, np.nan) for u in units], dtype=float)
+    lookup = dict(zip(rows["item_id"].astype(str), rows["value"], strict=True))
+    return np.array([None if pd.isna(v := lookup.get(u)) else str(v) for u in units], dtype=object)
+
+
+def study_verdicts(study: Study, generations: pd.DataFrame, imports: Path) -> pd.DataFrame:
+    """Every verdict of the study's judges: hidden keys of ``generations`` and the judge
+    files imported into ``imports``."""
+    frames = [generation_verdicts(study, generations), imported_verdicts(imports)]
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=list(VERDICT_COLUMNS))
+    return pd.concat(frames, ignore_index=True)
+
+
+def run_study(
+    con: duckdb.DuckDBPyConnection, study: Study, home: Home, resamples: int | None = None
+) -> tuple[StudyCalibration, Path | None]:
+    """Calibrate ``study`` from the warehouse, write both gold tables and the plot
+    ``reports/<study>/judge_calibration.png``; returns the result and the plot's path."""
+    tables = load_tables(con, study)
+    verdicts = study_verdicts(study, tables.generations, judges_dir(home.root, study.name))
+    consensus = read_table(con, "gold.consensus", study.name)
+    result = calibrate_study(
+        study,
+        tables.ratings,
+        verdicts,
+        tables.records(),
+        tables.tiers(),
+        consensus
+        if consensus is not None
+        else pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"]),
+        resamples=resamples,
+    )
+    write_calibration(con, study.name, result)
+    plot = calibration_plot(result.calibration, home.reports / study.name / PLOT_NAME)
+    return result, plot

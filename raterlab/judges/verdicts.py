@@ -1,0 +1,239 @@
+"""Judge verdicts of a study, from the generations' hidden keys and from imported judge files.
+
+Every verdict becomes one long row :data:`VERDICT_COLUMNS`: ``value`` is the verdict as the
+human field would hold it (``0``/``1`` for binary, a declared label for categorical, a number
+for Likert) or NULL when it cannot be read that way, and ``raw`` keeps what the judge said,
+so an unparseable verdict is counted (valid rate) instead of dropped.
+
+A judge file (``raterlab judges import STUDY FILE``; CSV, TSV, JSONL, JSON or Parquet) is long:
+``item_id, judge, field, value`` and optional ``confidence`` (0-1) and ``rationale``; ``judge``
+is declared in the study with ``source: import`` and ``field`` is one of the file field names
+its ``fields`` map names. The validated rows are stored per judge in
+``$RATERLAB_HOME/judges/<study>/<judge>.csv``; importing a judge again replaces its verdicts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from raterlab.agreement.ratings_file import RatingsFileError, read_ratings_file
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+
+VERDICT_COLUMNS = (
+    "task",
+    "item_id",
+    "judge",
+    "field",
+    "value",
+    "raw",
+    "confidence",
+    "rationale",
+    "source",
+)
+FILE_COLUMNS = ("item_id", "judge", "field", "value")
+OPTIONAL_COLUMNS = ("confidence", "rationale")
+_TRUE = {"1", "true", "yes", "y"}
+_FALSE = {"0", "false", "no", "n"}
+
+
+class JudgeFileError(ValueError):
+    """A judge file that cannot be imported; one line per problem (file, row, column, rule,
+    value)."""
+
+    def __init__(self, file: Path, problems: list[str]):
+        self.problems = problems
+        shown = "\n".join(f"  {p}" for p in problems[:20])
+        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        super().__init__(f"{file}: {len(problems)} problem(s)\n{shown}{more}")
+
+
+def _frame(rows: list[tuple]) -> pd.DataFrame:
+    """Verdict rows as a frame whose text columns hold ``None``, never NaN."""
+    frame = pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
+    text = [c for c in VERDICT_COLUMNS if c != "confidence"]
+    frame[text] = frame[text].astype(object).where(frame[text].notna(), None)
+    return frame.astype({"confidence": float})
+
+
+def parse_verdict(spec: Any, raw: Any) -> str | None:
+    """The verdict as the field's canonical text, or None when it is not a value of the field."""
+    if raw is None or (isinstance(raw, float) and np.isnan(raw)):
+        return None
+    text = str(raw).strip()
+    if isinstance(spec, BinaryField):
+        low = text.lower()
+        return "1" if low in _TRUE else "0" if low in _FALSE else None
+    if isinstance(spec, CategoricalField):
+        return {label.lower(): label for label in spec.labels}.get(text.lower())
+    if isinstance(spec, LikertField):
+        try:
+            number = float(text)
+        except ValueError:
+            return None
+        return f"{number:g}" if spec.min <= number <= spec.max else None
+    return None
+
+
+def _confidence(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+    return number if 0 <= number <= 1 else float("nan")
+
+
+def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame:
+    """Verdicts of the ``source: generations`` judges, from each item's hidden keys."""
+    rows = []
+    panel = study.judges.panel if study.judges else {}
+    items = generations[generations["role"] == "item"]
+    for task_name, item_id, record in zip(
+        items["task"], items["item_id"], items["record"], strict=True
+    ):
+        task = study.tasks[task_name]
+        for judge, spec in panel.items():
+            if spec.source != "generations":
+                continue
+            confidence = _confidence(record.get(spec.confidence)) if spec.confidence else np.nan
+            for field, key in spec.fields.items():
+                if field not in task.rating_fields or key not in task.hidden or key not in record:
+                    continue
+                raw = record[key]
+                rows.append(
+                    (
+                        task_name,
+                        str(item_id),
+                        judge,
+                        field,
+                        parse_verdict(task.fields[field], raw),
+                        None if raw is None else str(raw),
+                        confidence,
+                        None,
+                        "generations",
+                    )
+                )
+    return _frame(rows)
+
+
+def judges_dir(root: Path, study: str) -> Path:
+    return root / "judges" / study
+
+
+def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.DataFrame:
+    """Validate a judge file against the study; returns :data:`VERDICT_COLUMNS` rows.
+
+    ``tasks_of`` maps each item id of the study to its task. Raises :class:`JudgeFileError`
+    naming file, row, column, rule and value for every problem.
+    """
+    try:
+        if path.suffix.lower() in (".csv", ".tsv"):
+            # As text, so a verdict such as "n/a" or "4" reaches the parser as the judge wrote it.
+            sep = "\t" if path.suffix.lower() == ".tsv" else ","
+            frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, na_values=[""])
+        else:
+            frame = read_ratings_file(path)
+    except (RatingsFileError, ValueError, OSError) as error:
+        raise JudgeFileError(path, [str(error)]) from None
+    missing = [c for c in FILE_COLUMNS if c not in frame.columns]
+    if missing:
+        raise JudgeFileError(
+            path,
+            [
+                f"missing column(s) {missing}; a judge file has {list(FILE_COLUMNS)}"
+                f" and optionally {list(OPTIONAL_COLUMNS)} (it has {list(frame.columns)})"
+            ],
+        )
+    panel = study.judges.panel if study.judges else {}
+    importable = {name: j for name, j in panel.items() if j.source == "import"}
+    problems: list[str] = []
+    rows = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for index, record in enumerate(frame.to_dict("records"), start=2):
+        where = f"row {index}"
+        judge = str(record["judge"])
+        item_id = str(record["item_id"])
+        if judge not in importable:
+            known = ", ".join(sorted(importable)) or "none"
+            problems.append(
+                f"{where}, column judge: {judge!r} is not a judge declared with source: import "
+                f"in judges.panel (declared: {known})"
+            )
+            continue
+        by_file_field = {name: field for field, name in importable[judge].fields.items()}
+        file_field = str(record["field"])
+        if file_field not in by_file_field:
+            problems.append(
+                f"{where}, column field: {file_field!r} is not a field of judge {judge!r} "
+                f"(its fields: {', '.join(sorted(by_file_field))})"
+            )
+            continue
+        task_name = tasks_of.get(item_id)
+        if task_name is None:
+            problems.append(f"{where}, column item_id: {item_id!r} is not an item of the study")
+            continue
+        field = by_file_field[file_field]
+        task = study.tasks[task_name]
+        if field not in task.rating_fields:
+            problems.append(
+                f"{where}, column field: item {item_id!r} is a {task_name} item, which has no "
+                f"rating field {field!r}"
+            )
+            continue
+        key = (item_id, judge, field)
+        if key in seen:
+            problems.append(f"{where}: a second verdict for {key} (first on row {seen[key]})")
+            continue
+        seen[key] = index
+        confidence = record.get("confidence")
+        if confidence is not None and not pd.isna(confidence) and np.isnan(_confidence(confidence)):
+            problems.append(
+                f"{where}, column confidence: {confidence!r} is not a number between 0 and 1"
+            )
+            continue
+        raw = record["value"]
+        raw = None if raw is None or (isinstance(raw, float) and np.isnan(raw)) else str(raw)
+        rationale = record.get("rationale")
+        rows.append(
+            (
+                task_name,
+                item_id,
+                judge,
+                field,
+                parse_verdict(task.fields[field], raw),
+                raw,
+                _confidence(confidence),
+                None if rationale is None or pd.isna(rationale) else str(rationale),
+                "import",
+            )
+        )
+    if problems:
+        raise JudgeFileError(path, problems)
+    return _frame(rows)
+
+
+def store_imported(verdicts: pd.DataFrame, folder: Path) -> list[Path]:
+    """Write each judge's rows to ``folder/<judge>.csv`` (replacing that judge's file)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for judge, rows in verdicts.groupby("judge", sort=True):
+        path = folder / f"{judge}.csv"
+        partial = path.with_suffix(".csv.partial")
+        rows.to_csv(partial, index=False)
+        partial.replace(path)
+        written.append(path)
+    return written
+
+
+def imported_verdicts(folder: Path) -> pd.DataFrame:
+    """Every stored imported verdict of a study (empty when nothing was imported)."""
+    files = sorted(folder.glob("*.csv")) if folder.is_dir() else []
+    if not files:
+        return pd.DataFrame(columns=list(VERDICT_COLUMNS))
+    text = {c: str for c in VERDICT_COLUMNS if c != "confidence"}
+    frames = [pd.read_csv(f, dtype=text, keep_default_na=False, na_values=[""]) for f in files]
+    rows = pd.concat(frames, ignore_index=True).reindex(columns=list(VERDICT_COLUMNS))
+    return _frame(list(rows.itertuples(index=False)))

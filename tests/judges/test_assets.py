@@ -1,0 +1,100 @@
+"""The judge_calibration asset on a shortened gold_tiers (three sample judges in the
+generations, one imported judge file): gold tables, plot, check, export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dagster as dg
+import pandas as pd
+import yaml
+
+from assets.consensus import consensus_assets
+from assets.judges import judge_assets
+from checks.judges import judge_checks
+from raterlab import warehouse
+from raterlab.judges.store import CALIBRATION, WEIGHTS
+from raterlab.judges.verdicts import judges_dir, read_judge_file, store_imported
+from raterlab.protocol import load_study
+from resources import Raterlab
+from tests.conftest import STUDIES
+from tests.consensus.conftest import build_home
+
+
+def _study_and_records() -> tuple[dict, list[dict]]:
+    data = yaml.safe_load((STUDIES / "gold_tiers.yaml").read_text())
+    data["judges"]["resamples"] = 100
+    data["judges"]["panel"]["vendor"] = {"source": "import", "fields": {"correct": "is_correct"}}
+    lines = (STUDIES / "gold_tiers" / "generations.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines][::20]
+    return data, records
+
+
+def test_judge_calibration_asset(tmp_path: Path) -> None:
+    data, records = _study_and_records()
+    study, home = build_home(tmp_path, data, records)
+    qa = [r for r in records if r["task"] == "factual_qa"]
+    verdict_file = tmp_path / "vendor.jsonl"
+    verdict_file.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "item_id": r["id"],
+                    "judge": "vendor",
+                    "field": "is_correct",
+                    "value": "yes" if r["judge_a_correct"] else "no",
+                    "confidence": 0.9,
+                }
+            )
+            + "\n"
+            for r in qa
+        )
+    )
+    study = load_study(tmp_path / "studies" / "gold_tiers.yaml")
+    tasks_of = {r["id"]: r["task"] for r in records}
+    store_imported(
+        read_judge_file(study, verdict_file, tasks_of), judges_dir(home.root, study.name)
+    )
+
+    resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
+    result = dg.materialize(
+        [*consensus_assets, *judge_assets, *judge_checks],
+        partition_key="gold_tiers",
+        resources={"raterlab": resource},
+        instance=dg.DagsterInstance.ephemeral(),
+    )
+    assert result.success
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        calibration = con.sql("SELECT * FROM gold.judge_calibration").df()
+        weights = con.sql("SELECT * FROM gold.judge_weights").df()
+    assert list(calibration.columns) == [c.name for c in CALIBRATION]
+    assert list(weights.columns) == [c.name for c in WEIGHTS]
+    assert set(calibration["judge"]) == {"judge_a", "judge_b", "judge_c", "vendor"}
+    headline = calibration[(calibration["slice"] == "all") & (calibration["level"] == "item")]
+    kappa = headline[(headline["statistic"] == "kappa") & headline["versus"].isna()]
+    by_judge = kappa[(kappa["task"] == "factual_qa") & (kappa["field"] == "correct")].set_index(
+        "judge"
+    )
+    # The vendor file copies judge_a's verdicts on the same units.
+    assert by_judge.loc["vendor", "estimate"] == by_judge.loc["judge_a", "estimate"]
+    assert by_judge.loc["judge_a", "estimate"] > by_judge.loc["judge_c", "estimate"]
+    assert by_judge["human_ceiling"].nunique() == 1
+    assert {"tier=GOLD", "tier=TRIAGE"} <= set(calibration["slice"])
+    assert (calibration["level"] == "system").any()
+    noisy = weights[weights["judge"] == "judge_c"]
+    assert noisy["flagged"].mean() >= 0.5
+    mean_weight = weights.groupby("judge")["weight"].mean()
+    assert mean_weight["judge_a"] > mean_weight["judge_c"]
+    fields = weights.groupby(["task", "field"])["share"].sum()
+    assert ((fields - 1).abs() < 1e-9).all() or (fields == 0).any()
+    assert (home.reports / "gold_tiers" / "judge_calibration.png").stat().st_size > 10_000
+    checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
+    assert checks["judges_within_bounds"].passed is False
+    assert checks["judges_within_bounds"].severity == dg.AssetCheckSeverity.WARN
+    export = home.root / "exports" / "gold_tiers" / "judges"
+    summary = json.loads((export / "summary.json").read_text())
+    assert {e["judge"] for e in summary["judges"]} == {"judge_a", "judge_b", "judge_c", "vendor"}
+    assert (export / "judge_calibration.png").is_file()
+    exported = pd.read_csv(export / "judge_calibration.csv")
+    assert len(exported) == len(calibration)
