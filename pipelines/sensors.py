@@ -1,7 +1,8 @@
 """The inbox sensor: when new returned files arrive in ``inbox/<study>/``, ingest that study.
 
 "New" is by content (:mod:`raterlab.arrivals`): files already recorded in the warehouse start
-nothing, so an inbox the demo already ingested stays quiet. The run key is the set of new
+nothing, so an inbox the demo already ingested stays quiet, and a file modified in the last
+:data:`SETTLE_S` seconds waits for the next tick. The run key is the set of new
 contents; while it stays the same, Dagster starts one run for it. When that run failed (a
 lock held past ``RATERLAB_LOCK_TIMEOUT``, a crash), the next tick asks again under a retry
 key, up to :data:`MAX_RETRIES` times, so a file never waits unseen for another to arrive.
@@ -9,6 +10,8 @@ key, up to :data:`MAX_RETRIES` times, so a file never waits unseen for another t
 Stopped by default (as Dagster's sensors are): turn it on in the UI (Automation) or with
 ``dagster sensor start inbox_sensor -w workspace.yaml``; it runs while the daemon does.
 """
+
+import time
 
 import dagster as dg
 
@@ -20,6 +23,9 @@ from raterlab.settings import Home
 MAX_RETRIES = 3
 """Failed runs for one set of new files that are retried before the sensor gives up on it
 (it logs a warning; a new file, or a run started by hand, goes on from there)."""
+SETTLE_S = 10.0
+"""A file modified less than this many seconds ago is left for a later tick (it may still be
+being copied in)."""
 LOCK_WAIT_S = 5.0
 """How long a tick waits for the warehouse lock before skipping to the next tick."""
 _FAILED = (dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED)
@@ -59,7 +65,7 @@ def inbox_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult | dg.Sk
             con.close()
     requests = []
     for study in studies:
-        new = new_files(home, study, ingested[study])
+        new = new_files(home, study, ingested[study], time.time() - SETTLE_S)
         if not new:
             continue
         key = run_key(context.instance, arrival_key(study, list(new.values())))

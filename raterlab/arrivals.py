@@ -29,11 +29,17 @@ def ingested_hashes(con: duckdb.DuckDBPyConnection, study: str) -> set[str]:
     return {sha for (sha,) in rows}
 
 
-def new_files(home: Home, study: str, ingested: set[str]) -> dict[Path, str]:
+def new_files(
+    home: Home, study: str, ingested: set[str], settled_before: float | None = None
+) -> dict[Path, str]:
     """Files in the study's inbox (returns and ``adjudication/`` decisions) whose content is
-    not in ``ingested``, with their SHA-256, oldest first."""
+    not in ``ingested``, with their SHA-256, oldest first. With ``settled_before`` (a POSIX
+    time), files modified after it are left out: a file still being copied in would be hashed
+    half-written."""
     inbox = home.inbox / study
     files = pending_files(inbox) + pending_files(inbox / "adjudication")
+    if settled_before is not None:
+        files = [path for path in files if path.stat().st_mtime <= settled_before]
     hashes = {path: sha256_of(path) for path in files}
     return {path: sha for path, sha in hashes.items() if sha not in ingested}
 

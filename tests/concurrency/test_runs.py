@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dagster as dg
 
+import pipelines.sensors
 from pipelines.demo import QUIET
 from pipelines.sensors import inbox_sensor
 from raterlab import warehouse
@@ -68,6 +69,7 @@ def _ingest(
 
 
 def test_a_sensor_run_waits_out_a_lock_and_one_that_timed_out_is_retried(home, monkeypatch) -> None:
+    monkeypatch.setattr(pipelines.sensors, "SETTLE_S", 0.0)  # returns written just now
     with dg.instance_for_test() as instance:
         context = dg.build_sensor_context(instance=instance)
         [request] = inbox_sensor(context).run_requests

@@ -5,6 +5,8 @@ are stopped until a data engineer turns them on."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+import time
 from pathlib import Path
 
 import dagster as dg
@@ -12,7 +14,7 @@ import pytest
 
 import pipelines.sensors
 from pipelines.schedules import nightly_agreement
-from pipelines.sensors import MAX_RETRIES, inbox_sensor
+from pipelines.sensors import MAX_RETRIES, SETTLE_S, inbox_sensor
 from raterlab import warehouse
 from raterlab.ingest.store import ensure_tables, sha256_of
 from raterlab.settings import Home
@@ -47,11 +49,18 @@ def instance(tmp_path: Path, monkeypatch) -> dg.DagsterInstance:
         yield instance
 
 
+def _settled(path: Path) -> Path:
+    """Back-date ``path`` past the sensor's settling time."""
+    then = time.time() - SETTLE_S - 1
+    os.utime(path, (then, then))
+    return path
+
+
 def _return(name: str) -> Path:
     inbox = Home.from_env().inbox / "empathy"
     inbox.mkdir(parents=True, exist_ok=True)
     (inbox / name).write_text(f"annotator_id,item\n{name},x\n")
-    return inbox / name
+    return _settled(inbox / name)
 
 
 def test_inbox_sensor_asks_once_per_set_of_new_contents(instance) -> None:
@@ -74,8 +83,17 @@ def test_inbox_sensor_asks_once_per_set_of_new_contents(instance) -> None:
                 ["empathy", sha256_of(path), "renamed.csv"],
             )
     assert _requests(context) == []
-    first_file.touch()
+    _settled(first_file)
     assert _requests(context) == []
+
+
+def test_a_file_still_being_written_waits_for_the_next_tick(instance) -> None:
+    context = dg.build_sensor_context(instance=instance)
+    arriving = _return("ann_gray__pilot__ann_gray_annotations.csv")
+    arriving.write_text("annotator_id,item\nhalf")
+    assert _requests(context) == []
+    _settled(arriving)
+    assert len(_requests(context)) == 1
 
 
 def test_a_failed_run_is_retried_under_a_new_key_a_bounded_number_of_times(instance) -> None:
