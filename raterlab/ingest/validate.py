@@ -131,7 +131,8 @@ def cross_check(
     """Checks across the file against the sealed key.
 
     Each token must be an item of this study's packets (else it was altered or belongs
-    elsewhere), of this task, appear once, and carry the annotator id it was assigned to.
+    elsewhere), of this task, appear once, carry the annotator id it was assigned to, and
+    come from the packets of the file's annotator (the one most of its rows belong to).
     Assigned rows of the packets the file answers that are missing make the return
     incomplete (a warning). Returns the issues and the rows joined to the key.
     """
@@ -179,6 +180,24 @@ def cross_check(
                 [f"this item was assigned to {a}, not to this annotator" for a in expected],
             )
         )
+    owners = matched["annotator_id"].to_numpy(dtype=object)
+    owner = pd.Series(owners).mode().iloc[0] if len(owners) else None
+    foreign = owners != owner
+    if foreign.any():
+        parts.append(
+            _issues(
+                file,
+                rows[known][foreign],
+                "annotator_id",
+                "other_packet",
+                owners[foreign],
+                [
+                    f"this row is from {a}'s packet; a file returns one annotator's packets "
+                    f"(this one is {owner}'s) and never changes another annotator's ratings"
+                    for a in owners[foreign]
+                ],
+            )
+        )
     twice = pd.Series(tokens).duplicated(keep="first").to_numpy()
     if twice.any():
         parts.append(
@@ -192,7 +211,7 @@ def cross_check(
             )
         )
     joined = matched.assign(**{ROW: rows[known]})
-    packets = joined[["annotator_id", "batch", "task"]].drop_duplicates()
+    packets = joined.loc[~foreign, ["annotator_id", "batch", "task"]].drop_duplicates()
     expected_rows = key.merge(packets, on=["annotator_id", "batch", "task"])
     returned = pc.is_in(
         pa.array(expected_rows["token"], type=pa.string()),
