@@ -92,16 +92,19 @@ def _normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.nd
 
 
 def _notes(study: Study, task: str, cells: Cells) -> np.ndarray:
+    """The row's free text: the one text field's, or ``field: text`` lines of the filled ones
+    (an empty field is left out, never written as ``nan``)."""
     texts = [n for n, s in study.tasks[task].fields.items() if isinstance(s, TextField)]
     if not texts:
         return np.full(len(cells), None, dtype=object)
     if len(texts) == 1:
         return _normalised(study, task, texts[0], cells)[0]
-    frame = pd.DataFrame({n: _normalised(study, task, n, cells)[0] for n in texts})
-    joined = frame.apply(
-        lambda r: "\n".join(f"{n}: {v}" for n, v in r.items() if v) or None, axis=1
-    )
-    return joined.to_numpy(dtype=object)
+    lines = [
+        [None if v is None else f"{name}: {v}" for v in _normalised(study, task, name, cells)[0]]
+        for name in texts
+    ]
+    joined = ["\n".join(p for p in parts if p is not None) for parts in zip(*lines, strict=True)]
+    return np.array([j or None for j in joined], dtype=object)
 
 
 def value_column(field: str) -> str:

@@ -216,7 +216,7 @@ CASES = [
         "time_spent",
         2,
         "time_spent_s",
-        "time_spent_s must be a number of seconds, 0 or more",
+        "time_spent_s must be a finite number of seconds, 0 or more",
     ),
     (
         "missing time",
@@ -224,7 +224,7 @@ CASES = [
         "time_spent",
         3,
         "time_spent_s",
-        "time_spent_s must be a number of seconds, 0 or more",
+        "time_spent_s must be a finite number of seconds, 0 or more",
     ),
     (
         "altered id",
