@@ -24,7 +24,7 @@ from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW, read_returned
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
 from raterlab.ingest.run import IngestResult, Received, commit, receive, source_of
-from raterlab.ingest.validate import ISSUE_COLUMNS, Validation, _issues, _one
+from raterlab.ingest.validate import ISSUE_COLUMNS, Validation, file_issue, issue_rows
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -48,7 +48,7 @@ def validate_import(
     fields present."""
     fields = [f for f in study.tasks[task].fields if f in frame.columns]
     if not fields:
-        issue = _one(file, "no_fields", f"the file has none of the fields of task {task}")
+        issue = file_issue(file, "no_fields", f"the file has none of the fields of task {task}")
         return Validation(file, study.name, task, frame, issue)
     present = {"annotator_id", "item", *fields} | ({TIME_COLUMN} & set(frame.columns))
     full = frame.copy()
@@ -62,11 +62,11 @@ def validate_import(
         bad = np.flatnonzero(~rule.valid(cells))
         if len(bad):
             values = full[rule.column].to_numpy()[bad]
-            parts.append(_issues(file, rows[bad], rule.column, rule.name, values, rule.message))
+            parts.append(issue_rows(file, rows[bad], rule.column, rule.name, values, rule.message))
     unknown = ~full["item"].str.strip().isin(items).to_numpy()
     if unknown.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[unknown],
                 "item",
@@ -78,7 +78,7 @@ def validate_import(
     twice = full.duplicated(["item", "annotator_id"]).to_numpy()
     if twice.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[twice],
                 "item",

@@ -61,7 +61,7 @@ def _canonical_list(values: pd.Series) -> pd.Series:
     )
 
 
-def _normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
+def normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """Canonical text and numeric value of a field's cells (NaN numeric for non-numbers);
     ``None`` text where the cell is empty."""
     spec = study.tasks[task].fields[name]
@@ -98,9 +98,9 @@ def _notes(study: Study, task: str, cells: Cells) -> np.ndarray:
     if not texts:
         return np.full(len(cells), None, dtype=object)
     if len(texts) == 1:
-        return _normalised(study, task, texts[0], cells)[0]
+        return normalised(study, task, texts[0], cells)[0]
     lines = [
-        [None if v is None else f"{name}: {v}" for v in _normalised(study, task, name, cells)[0]]
+        [None if v is None else f"{name}: {v}" for v in normalised(study, task, name, cells)[0]]
         for name in texts
     ]
     joined = ["\n".join(p for p in parts if p is not None) for parts in zip(*lines, strict=True)]
@@ -176,7 +176,7 @@ def to_labels(
         "item_id": _array(joined["item_id"]),
         "annotator_id": _array(joined["annotator_id"]),
         "confidence": pa.array(
-            pd.Series(_normalised(study, task, confidence, cells)[0]).str.lower()
+            pd.Series(normalised(study, task, confidence, cells)[0]).str.lower()
             if confidence
             else [None] * n,
             type=pa.string(),
@@ -195,7 +195,7 @@ def to_labels(
     }
     keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
     for name in keep:
-        text, number = _normalised(study, task, name, cells)
+        text, number = normalised(study, task, name, cells)
         columns[value_column(name)] = pa.array(text, type=pa.string())
         columns[number_column(name)] = pa.array(number, from_pandas=True)
     return Labels(pa.table(columns), {"task": task, **source}, keep)

@@ -139,6 +139,22 @@ LabelsFrom = Callable[[Study, Received, Validation], "Labels | None"]
 """How a front end turns a validated file into the labels to apply (``None``: reject it)."""
 
 
+def file_report(
+    home: Home, study: str, received: Received, status: str, issues: pd.DataFrame, kind: str = ""
+) -> Path | None:
+    """A rejected file is copied to ``quarantine/<study>/[<kind>/]<name>__<hash>/`` with its
+    report; an accepted file with warnings gets its report under ``reports/ingest/``.
+    Returns the report's path (``None``: nothing to report)."""
+    if status != "rejected" and issues.empty:
+        return None
+    base = home.quarantine if status == "rejected" else home.reports / "ingest"
+    folder = base / study / kind / f"{received.stem}__{received.sha256[:8]}"
+    if status == "rejected":
+        store.quarantine(received.archived, folder, received.file)
+    report = report_dict(received.file, study, received.sha256, status, issues)
+    return write_report(folder, report, issues)["markdown"]
+
+
 def validate_received(
     study: Study, received: Received, con: duckdb.DuckDBPyConnection
 ) -> Validation:
@@ -191,14 +207,7 @@ def commit(
     store.ensure_tables(con)
     labels = labels_from(study, received, validation)
     status = "rejected" if labels is None else "accepted"
-    report = report_dict(received.file, study.name, received.sha256, status, validation.issues)
-    base = home.quarantine if status == "rejected" else home.reports / "ingest"
-    folder = base / study.name / f"{received.stem}__{received.sha256[:8]}"
-    report_path = None
-    if status == "rejected":
-        store.quarantine(received.archived, folder, received.file)
-    if status == "rejected" or not validation.issues.empty:
-        report_path = write_report(folder, report, validation.issues)["markdown"]
+    report_path = file_report(home, study.name, received, status, validation.issues)
     packets = (
         []
         if labels is None
