@@ -206,6 +206,29 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         raise
 
 
+class CorruptWarehouse(RuntimeError):
+    """The warehouse file fails DuckDB's block checksums: nothing may be written onto it."""
+
+
+def check_readable(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> None:
+    """Read every block of ``tables`` so that DuckDB verifies their checksums (it checks a
+    block when it reads it, and offers no separate integrity check): a corrupted warehouse
+    is reported before anything is committed onto it."""
+    for table in tables:
+        if not table_exists(con, table):
+            continue
+        try:
+            con.execute(f"SELECT bit_xor(hash(t)) FROM {table} t").fetchall()
+        except duckdb.Error as exc:
+            if "Corrupt database" not in str(exc):
+                raise
+            raise CorruptWarehouse(
+                f"the warehouse is corrupt ({table}: {exc}); nothing was written. Restore "
+                "warehouse.duckdb from a backup, or move it aside and re-run the pipeline "
+                "(returned files are kept in archive/ and are ingested again)"
+            ) from None
+
+
 @dataclass(frozen=True)
 class Ledger:
     """Where a front end records a file's outcome and its issues."""
@@ -215,6 +238,8 @@ class Ledger:
 
 
 RETURNS = Ledger("staging.ingests", "staging.ingest_issues")
+WRITTEN = ("gold.ratings", "gold.rating_values", "gold.rating_history")
+"""The gold tables a committed return or import writes."""
 
 
 def known_outcome(
@@ -256,6 +281,7 @@ def commit_file(
     content had been recorded before (nothing is written then).
     """
     study, sha = file_row["study"], file_row["sha256"]
+    check_readable(con, ("raw.returned_files", ledger.outcomes, *WRITTEN))
     with transaction(con):
         if known_outcome(con, study, sha, ledger) is not None:
             return None
