@@ -130,3 +130,33 @@ def test_rows_after_a_blank_line_keep_their_spreadsheet_number(issued, tmp_path)
     path.write_text("\n".join(lines) + "\n")
     result = _ingest(study, home, path)
     assert _errors(result) == [(7, "score", "range")]
+
+
+def test_a_utf16_file_is_read(issued, tmp_path) -> None:
+    study, home, _, _ = issued
+    frame = filled(home, "a1", "main-01", "answer")
+    frame.loc[0, ["score", "notes"]] = ["5", "très clair"]
+    path = tmp_path / "a1.csv"
+    path.write_bytes(frame.to_csv(index=False).encode("utf-16"))
+    assert _ingest(study, home, path).status == "accepted"
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        notes = con.execute("SELECT notes FROM gold.ratings WHERE source_row = 2").fetchall()
+    assert notes == [("très clair",)]
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"PK\x03\x04" + b"\x00" * 40, "Excel workbook (.xlsx)"),
+        ("annotator_id,item\na1,caf\xe9\n".encode("cp1252"), "legacy Windows encoding (cp1252"),
+        ("annotator_id,item\na1,x\n".encode("utf-16-le"), "UTF-16 text without a byte-order"),
+    ],
+)
+def test_workbooks_and_other_encodings_say_what_they_are(issued, tmp_path, data, says) -> None:
+    study, home, _, _ = issued
+    path = tmp_path / "a1.csv"
+    path.write_bytes(data)
+    result = _ingest(study, home, path)
+    assert result.status == "rejected"
+    (message,) = result.validation.errors["message"]
+    assert says in message and "save it from your spreadsheet as CSV UTF-8" in message
