@@ -19,7 +19,8 @@ with the current rating of the same key:
 
 Ratings a file does not contain are left alone. Withdrawing a rating is explicit
 (:func:`withdraw`, ``raterlab withdraw``): the rating moves to history with
-``change = 'withdrawn'`` and the reason.
+``change = 'withdrawn'`` and the reason; a file older than the withdrawal does not bring it
+back (its rating is ``older``), a newer one does (``new``).
 """
 
 from __future__ import annotations
@@ -70,16 +71,27 @@ def plan(
     try:
         joined = " AND ".join(f"r.{c} = w.{c}" for c in RATING_KEY)
         fingerprint = _fingerprint(labels)
+        withdrawn = (
+            f"""SELECT {", ".join(RATING_KEY)}, max(replaced_at) AS withdrawn_at FROM {HISTORY}
+                WHERE study = $study AND task = $task AND change = 'withdrawn' GROUP BY ALL"""
+            if table_exists(con, HISTORY)
+            else "SELECT NULL AS annotator_id, NULL AS batch, NULL AS item_id, NULL AS copy, "
+            "NULL::TIMESTAMPTZ AS withdrawn_at WHERE false"
+        )
+        on_withdrawn = " AND ".join(f"x.{c} = w.{c}" for c in RATING_KEY)
         table = con.sql(
             f"""SELECT w.*, {fingerprint} AS fingerprint, r.rating_id AS old_id,
-                       r.source_file AS current_file, r.source_sha256 AS current_sha256,
-                       CASE WHEN r.rating_id IS NULL THEN 'new'
+                       coalesce(r.source_file, 'withdrawn') AS current_file,
+                       r.source_sha256 AS current_sha256,
+                       CASE WHEN r.rating_id IS NULL AND $version < x.withdrawn_at THEN 'older'
+                            WHEN r.rating_id IS NULL THEN 'new'
                             WHEN r.fingerprint = {fingerprint} THEN 'unchanged'
                             WHEN r.version_at IS NULL OR $version >= r.version_at
                                 THEN 'replaced'
                             ELSE 'older' END AS change
                 FROM _wide w LEFT JOIN gold.ratings r
-                  ON r.study = $study AND r.task = $task AND {joined}""",
+                  ON r.study = $study AND r.task = $task AND {joined}
+                LEFT JOIN ({withdrawn}) x ON {on_withdrawn}""",
             params={"study": study, "task": labels.constants["task"], "version": version_at},
         ).to_arrow_table()
     finally:

@@ -4,13 +4,14 @@ lost (replaced values go to ``gold.rating_history``), other annotators' packets 
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
 
 from raterlab import warehouse
 from raterlab.cli import main
-from raterlab.ingest import ingest_file
+from raterlab.ingest import ingest_file, ratings
 from raterlab.protocol import parse_study
 from tests.conftest import MINI_STUDY
 from tests.ingest.conftest import filled, write
@@ -172,3 +173,18 @@ def test_withdraw_history_and_validate_from_the_cli(issued, tmp_path, monkeypatc
         [token],
     )
     assert withdrawn.values.tolist() == [["withdrawn", "withdrawn: wrong item"]]
+
+
+def test_a_withdrawn_rating_comes_back_only_with_a_newer_file(issued, tmp_path) -> None:
+    study, home, _, _ = issued
+    packet = filled(home, "a1", "main-01", "answer")
+    token = packet.loc[0, "item"]
+    _ingest(study, home, _at(write(packet, tmp_path / "a1.csv"), 0))
+    with warehouse.connect(home.warehouse) as con:
+        assert ratings.withdraw(con, "mini", "a1", token, "wrong item", datetime.now(UTC)) == 1
+    late = _ingest(study, home, _at(write(packet.iloc[[0]], tmp_path / "old_copy.csv"), 5))
+    assert late.changes["older"] == 1 and token not in _scores(home)
+    fresh = packet.iloc[[0]].assign(score="4")
+    now = int(datetime.now(UTC).timestamp()) + 60 - T0
+    again = _ingest(study, home, _at(write(fresh, tmp_path / "redo.csv"), now))
+    assert again.changes["new"] == 1 and _scores(home)[token] == "4"
