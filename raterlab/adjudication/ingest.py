@@ -49,7 +49,7 @@ from raterlab.ingest.cells import Cells
 from raterlab.ingest.labels import normalised
 from raterlab.ingest.read import ROW, UnreadableFile, read_returned
 from raterlab.ingest.rules import task_rules
-from raterlab.ingest.run import file_report, receive
+from raterlab.ingest.run import file_report, file_row, receive
 from raterlab.ingest.validate import ISSUE_COLUMNS, file_issue, issue_rows
 from raterlab.protocol import SKIP_VALUE, Study
 from raterlab.settings import Home
@@ -417,15 +417,7 @@ def ingest_decisions(
     done = store.commit_file(
         con,
         LEDGER,
-        {
-            "study": study.name,
-            "sha256": received.sha256,
-            "file": received.file,
-            "archived_path": str(received.archived),
-            "size_bytes": received.archived.stat().st_size,
-            "received_at": received.received_at,
-            "version_at": received.version_at,
-        },
+        file_row(study, received),
         {
             "file": received.file,
             "archived_path": str(received.archived),

@@ -139,6 +139,19 @@ LabelsFrom = Callable[[Study, Received, Validation], "Labels | None"]
 """How a front end turns a validated file into the labels to apply (``None``: reject it)."""
 
 
+def file_row(study: Study, received: Received) -> dict:
+    """The file's row of ``raw.returned_files``."""
+    return {
+        "study": study.name,
+        "sha256": received.sha256,
+        "file": received.file,
+        "archived_path": str(received.archived),
+        "size_bytes": received.archived.stat().st_size,
+        "received_at": received.received_at,
+        "version_at": received.version_at,
+    }
+
+
 def file_report(
     home: Home, study: str, received: Received, status: str, issues: pd.DataFrame, kind: str = ""
 ) -> Path | None:
@@ -213,15 +226,6 @@ def commit(
         if labels is None
         else sorted("/".join(p) for p in labels.packets().itertuples(index=False))
     )
-    file_row = {
-        "study": study.name,
-        "sha256": received.sha256,
-        "file": received.file,
-        "archived_path": str(received.archived),
-        "size_bytes": received.archived.stat().st_size,
-        "received_at": received.received_at,
-        "version_at": received.version_at,
-    }
     outcome = {
         "file": received.file,
         "task": validation.task,
@@ -249,7 +253,7 @@ def commit(
     done = store.commit_file(
         con,
         store.RETURNS,
-        file_row,
+        file_row(study, received),
         outcome,
         validation.issues,
         None if labels is None else apply,

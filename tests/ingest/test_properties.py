@@ -14,13 +14,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from raterlab import warehouse
-from raterlab.design import assign, read_generations, routed_items, seal, write_packets
-from raterlab.ingest import ingest_file, store
+from raterlab.ingest import ingest_file
 from raterlab.ingest.audit import accepted_violations
 from raterlab.protocol import load_study
 from raterlab.settings import Home
 from tests.conftest import MINI_STUDY, mini_records, write_study
-from tests.ingest.conftest import SECRET, filled
+from tests.ingest.conftest import filled, issue
 
 VALID = {
     "score": ["1", "3", "5", " 4 ", "2"],
@@ -41,13 +40,7 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("property")
     study = load_study(write_study(root / "studies", MINI_STUDY, mini_records()))
     home = Home(root / "home")
-    generations = read_generations(study)
-    key = seal(study, assign(study, routed_items(study, generations), generations), SECRET)
-    write_packets(study, key, generations, home.outbox)
-    with warehouse.connect(home.warehouse) as con:
-        warehouse.replace_study_rows(con, "staging.blinding_key", study.name, key)
-        warehouse.replace_study_rows(con, "raw.generations", study.name, generations)
-        store.ensure_tables(con)
+    issue(study, home)
     return study, home, filled(home, "a1", "main-01", "answer")
 
 
