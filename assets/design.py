@@ -136,9 +136,10 @@ def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Ma
     break ties keep their rows (same tokens) when the key is sealed again."""
     study = raterlab.study(context.partition_key)
     table = _study_frame(raterlab, "staging.assignments", study.name)
-    key = seal(study, table, raterlab.blinding_secret())
+    secret = raterlab.blinding_secret()
+    key = seal(study, table, secret)
     with raterlab.warehouse(read_only=True) as con:
-        tiebreak = sealed_tiebreak_rows(con, study, raterlab.blinding_secret())
+        tiebreak = sealed_tiebreak_rows(con, study, secret)
     if len(tiebreak):
         key = pd.concat([key, tiebreak], ignore_index=True)
     _write(raterlab, "staging.blinding_key", study.name, key)

@@ -1,7 +1,11 @@
 """Returned files in the inbox -> archived -> validated (or quarantined) -> ``gold.labels``.
 
 Each run ingests every pending file of one study (the inbox sensor starts one when files
-arrive); a file already ingested, by content, is skipped.
+arrive). The steps hand each other warehouse state, keyed by file hash, not Python objects:
+``staging.inbox`` lists the archived files, ``staging.ingests`` their outcomes; a file is
+pending until it has an outcome. So each asset can be materialized again alone, any number
+of times, with the same result. Each file is committed on its own: a file the reader cannot
+read is quarantined with a report and the others are still ingested.
 """
 
 import dagster as dg
@@ -10,9 +14,13 @@ import pandas as pd
 from assets.design import pilot_packets
 from assets.partitions import study_partitions
 from raterlab.ingest.audit import create_wide_views, pending_files
-from raterlab.ingest.run import Received, commit, receive, validate_received
-from raterlab.ingest.store import ensure_tables
-from raterlab.ingest.validate import Validation
+from raterlab.ingest.run import (
+    accepted_rows,
+    commit,
+    pending,
+    record_inbox,
+    validate_received,
+)
 from raterlab.publish import publish
 from resources import Raterlab
 
@@ -25,38 +33,38 @@ GROUP = "ingest"
     deps=[pilot_packets],
     kinds={"csv"},
 )
-def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> list[Received]:
-    """New files in ``inbox/<study>/``, each archived under its content hash before parsing."""
+def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> None:
+    """Files in ``inbox/<study>/``, each archived under its content hash before parsing and
+    listed in ``staging.inbox``."""
     study = raterlab.study(context.partition_key)
     files = pending_files(raterlab.paths.inbox / study.name)
     with raterlab.warehouse() as con:
-        ensure_tables(con)
-        received = [receive(study, path, raterlab.paths, con) for path in files]
-    new = [r for r in received if not r.known]
-    context.add_output_metadata({"files_in_inbox": len(files), "new_files": len(new)})
-    return new
+        new = record_inbox(study, files, raterlab.paths, con)
+        waiting = len(pending(study, con))
+    context.add_output_metadata(
+        {"files_in_inbox": len(files), "new_files": new, "pending_files": waiting}
+    )
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, kinds={"pandera"})
-def validated_annotations(
-    context: dg.AssetExecutionContext,
-    raterlab: Raterlab,
-    returned_annotations: list[Received],
-) -> list[tuple[Received, Validation]]:
-    """Each new file checked against the Pandera rules generated from the study file and
-    against the sealed key; a rejected file goes to ``quarantine/`` with its report."""
+@dg.asset(
+    partitions_def=study_partitions, group_name=GROUP, kinds={"duckdb"}, deps=[returned_annotations]
+)
+def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> None:
+    """Each pending file checked against the rules generated from the study file and against
+    the sealed key; a rejected file goes to ``quarantine/`` with its report (and its outcome
+    to ``staging.ingests``), an accepted one waits for ``labels``."""
     study = raterlab.study(context.partition_key)
-    accepted, rejected = [], []
+    rejected, accepted = [], 0
     with raterlab.warehouse() as con:
-        for received in returned_annotations:
+        for received in pending(study, con):
             validation = validate_received(study, received, con)
-            if validation.ok or study.ingest.accept_valid_rows:
-                accepted.append((received, validation))
-            else:
+            if accepted_rows(study, validation) is None:
                 rejected.append(commit(study, received, validation, raterlab.paths, con))
+            else:
+                accepted += 1
     context.add_output_metadata(
         {
-            "accepted_files": len(accepted),
+            "accepted_files": accepted,
             "rejected_files": len(rejected),
             "quarantined": dg.MetadataValue.md(
                 "\n".join(
@@ -66,21 +74,25 @@ def validated_annotations(
             ),
         }
     )
-    return accepted
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, kinds={"duckdb"})
-def labels(
-    context: dg.AssetExecutionContext,
-    raterlab: Raterlab,
-    validated_annotations: list[tuple[Received, Validation]],
-) -> dg.MaterializeResult:
-    """Accepted rows unblinded through the sealed key into ``gold.labels`` (long form), one
-    transaction per file; a corrected file replaces the earlier file for the same packet.
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    kinds={"duckdb"},
+    deps=[validated_annotations],
+)
+def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+    """Pending accepted files' ratings, unblinded through the sealed key, applied to
+    ``gold.labels`` row by row (one transaction per file; a newer rating of the same
+    annotator and item replaces the older, which stays in ``gold.rating_history``).
     Views ``gold.<study>__<task>`` give the wide form per task."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
-        results = [commit(study, r, v, raterlab.paths, con) for r, v in validated_annotations]
+        results = [
+            commit(study, r, validate_received(study, r, con), raterlab.paths, con)
+            for r in pending(study, con)
+        ]
         views = create_wide_views(con, study)
         publish(con, raterlab.paths.published, ["gold.ratings", "gold.rating_values"])
         total = con.execute(

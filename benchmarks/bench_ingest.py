@@ -101,7 +101,7 @@ def _ingest(home_dir: str, key_path: str, file: str, out) -> None:
     steps = {}
     start = time.perf_counter()
     with warehouse.connect(home.warehouse) as con:
-        received = receive(study, Path(file), home, con)
+        received = receive(study, Path(file), home)
         steps["archive"] = time.perf_counter() - start
         validation = validate_received(study, received, con)
         steps["validate"] = time.perf_counter() - start - steps["archive"]

@@ -33,7 +33,8 @@ class Raterlab(dg.ConfigurableResource):
         return load_study(self.studies_path / f"{name}.yaml")
 
     def blinding_secret(self) -> bytes:
-        return load_or_create_secret(self.paths.blinding_secret)
+        with self.warehouse() as con:
+            return load_or_create_secret(self.paths.blinding_secret, con)
 
     @contextmanager
     def warehouse(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:

@@ -30,7 +30,6 @@ transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -47,24 +46,33 @@ from raterlab.consensus.schema import ADJUDICATIONS, ensure_gold_tables, names
 from raterlab.ingest import store
 from raterlab.ingest.audit import pending_files
 from raterlab.ingest.cells import Cells
-from raterlab.ingest.labels import _normalised
+from raterlab.ingest.labels import normalised
 from raterlab.ingest.read import ROW, UnreadableFile, read_returned
-from raterlab.ingest.report import report_dict, write_report
 from raterlab.ingest.rules import task_rules
-from raterlab.ingest.validate import ISSUE_COLUMNS, _issues, _one
+from raterlab.ingest.run import file_report, file_row, receive
+from raterlab.ingest.validate import ISSUE_COLUMNS, file_issue, issue_rows
 from raterlab.protocol import SKIP_VALUE, Study
 from raterlab.settings import Home
 
 MIN_RATIONALE = 10
 DOMAIN_RULES = ("type", "range", "allowed_values")
 REQUIRED = ("case", "field", *FILLED_COLUMNS)
-FILES_DDL = """
-    study VARCHAR, sha256 VARCHAR, file VARCHAR, archived_path VARCHAR, batches VARCHAR,
-    status VARCHAR, n_rows BIGINT, n_decisions BIGINT, n_errors BIGINT, n_warnings BIGINT,
-    report VARCHAR, ingested_at TIMESTAMPTZ, superseded_by VARCHAR"""
-ISSUES_DDL = """
-    study VARCHAR, sha256 VARCHAR, file VARCHAR, "row" BIGINT, "column" VARCHAR,
-    rule VARCHAR, value VARCHAR, message VARCHAR, severity VARCHAR"""
+FILES_DDL = {
+    "study": "VARCHAR",
+    "sha256": "VARCHAR",
+    "file": "VARCHAR",
+    "archived_path": "VARCHAR",
+    "batches": "VARCHAR",
+    "status": "VARCHAR",
+    "n_rows": "BIGINT",
+    "n_decisions": "BIGINT",
+    "n_errors": "BIGINT",
+    "n_warnings": "BIGINT",
+    "report": "VARCHAR",
+    "ingested_at": "TIMESTAMPTZ",
+    "superseded_by": "VARCHAR",
+}
+LEDGER = store.Ledger("staging.adjudication_files", "staging.adjudication_issues")
 
 
 def inbox_dir(home: Home, study: str) -> Path:
@@ -74,8 +82,8 @@ def inbox_dir(home: Home, study: str) -> Path:
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
     store.ensure_tables(con)
     ensure_gold_tables(con)
-    con.execute(f"CREATE TABLE IF NOT EXISTS staging.adjudication_files ({FILES_DDL})")
-    con.execute(f"CREATE TABLE IF NOT EXISTS staging.adjudication_issues ({ISSUES_DDL})")
+    store.create_table(con, LEDGER.outcomes, FILES_DDL)
+    store.create_table(con, LEDGER.issues, store.ISSUES_DDL)
 
 
 @dataclass
@@ -110,12 +118,12 @@ def _concat(parts: list[pd.DataFrame]) -> pd.DataFrame:
 def _column_issues(frame: pd.DataFrame, file: str) -> pd.DataFrame:
     present = [c for c in frame.columns if c != ROW]
     parts = [
-        _one(file, "missing_column", f"column {c} is missing (the template has it)", c)
+        file_issue(file, "missing_column", f"column {c} is missing (the template has it)", c)
         for c in REQUIRED
         if c not in present
     ]
     parts += [
-        _one(file, "unknown_column", f"column {c} is not in the adjudication template", c)
+        file_issue(file, "unknown_column", f"column {c} is not in the adjudication template", c)
         for c in present
         if c not in TEMPLATE_COLUMNS
     ]
@@ -140,7 +148,7 @@ def validate_decisions(
         empty = (text[column] == "").to_numpy()
         if empty.any():
             parts.append(
-                _issues(
+                issue_rows(
                     file,
                     rows[empty],
                     column,
@@ -152,7 +160,7 @@ def validate_decisions(
     skipped = (text["decision"].str.lower() == SKIP_VALUE).to_numpy()
     if skipped.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[skipped],
                 "decision",
@@ -164,7 +172,7 @@ def validate_decisions(
     short = ((text["rationale"] != "") & (text["rationale"].str.len() < MIN_RATIONALE)).to_numpy()
     if short.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[short],
                 "rationale",
@@ -181,7 +189,7 @@ def validate_decisions(
     unknown = ~known & (text["case"] != "").to_numpy()
     if unknown.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[unknown],
                 "case",
@@ -194,7 +202,7 @@ def validate_decisions(
     wrong_field = known & ~disputed & (text["field"] != "").to_numpy()
     if wrong_field.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[wrong_field],
                 "field",
@@ -206,7 +214,7 @@ def validate_decisions(
     twice = pd.Series(list(zip(case, fld, strict=True))).duplicated().to_numpy() & disputed
     if twice.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[twice],
                 "decision",
@@ -232,7 +240,7 @@ def validate_decisions(
             bad = ~rule.valid(cells) & ~cells.empty(name)
             if bad.any():
                 parts.append(
-                    _issues(
+                    issue_rows(
                         file,
                         sub[ROW].to_numpy()[bad],
                         "decision",
@@ -241,7 +249,7 @@ def validate_decisions(
                         rule.message.replace(name, f"{name} decision", 1),
                     )
                 )
-        canonical, number = _normalised(study, task, name, cells)
+        canonical, number = normalised(study, task, name, cells)
         values[at], numbers[at] = canonical, number
     decisions = pd.DataFrame(
         {
@@ -271,7 +279,7 @@ def _constraint_issues(study: Study, decisions: pd.DataFrame, file: str) -> pd.D
             a, b = value.get(c.antecedent), value.get(c.consequent)
             if a == 1 and b is not None and not np.isnan(b) and b != c.required_consequent:
                 parts.append(
-                    _issues(
+                    issue_rows(
                         file,
                         [where[c.consequent]],
                         "decision",
@@ -298,7 +306,7 @@ def _warnings(
     ]
     if missing:
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 [pd.NA],
                 "decision",
@@ -318,7 +326,7 @@ def _warnings(
     ]
     if own:
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 own,
                 "adjudicator_id",
@@ -336,7 +344,7 @@ def check_file(study: Study, path: Path, key: pd.DataFrame, raters: dict) -> Dec
     try:
         frame = read_returned(path)
     except UnreadableFile as exc:
-        return DecisionCheck(path.name, None, _one(path.name, exc.rule, exc.reason))
+        return DecisionCheck(path.name, None, file_issue(path.name, exc.rule, exc.reason))
     return validate_decisions(study, frame, key, raters, path.name)
 
 
@@ -367,16 +375,6 @@ def _raters(con: duckdb.DuckDBPyConnection, study: str) -> dict[str, set[str]]:
     return out
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> None:
-    if frame.empty:
-        return
-    con.register("_rows", frame)
-    try:
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _rows")
-    finally:
-        con.unregister("_rows")
-
-
 def _accepted(study: Study, check: DecisionCheck) -> pd.DataFrame | None:
     if check.ok:
         return check.decisions
@@ -390,49 +388,39 @@ def _accepted(study: Study, check: DecisionCheck) -> pd.DataFrame | None:
 def ingest_decisions(
     study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection
 ) -> AdjudicationResult:
-    """Ingest one returned decisions file (safe to repeat: the same content is a no-op)."""
-    path = Path(path)
+    """Ingest one returned decisions file (safe to repeat: the same content is a no-op),
+    through the ingest's commit (:func:`raterlab.ingest.store.commit_file`)."""
     ensure_tables(con)
-    sha = store.sha256_of(path)
-    seen = con.execute(
-        "SELECT status FROM staging.adjudication_files WHERE study = ? AND sha256 = ?",
-        [study.name, sha],
-    ).fetchall()
-    if seen:
-        return AdjudicationResult(path.name, sha, "unchanged")
-    archived = store.archive(path, home.archive / study.name, sha)
-    received_at = datetime.now(UTC)
+    received = receive(study, path, home)
+    if store.known_outcome(con, study.name, received.sha256, LEDGER) is not None:
+        return AdjudicationResult(received.file, received.sha256, "unchanged")
     key = read_adjudication_key(con, study.name)
-    check = check_file(study, archived, key, _raters(con, study.name))
-    check.issues["file"] = path.name
+    check = check_file(study, received.archived, key, _raters(con, study.name))
+    check.file = received.file
+    check.issues["file"] = received.file
     decisions = _accepted(study, check)
     status = "rejected" if decisions is None or decisions.empty else "accepted"
-    report = report_dict(path.name, study.name, sha, status, check.issues)
-    base = home.quarantine if status == "rejected" else home.reports / "ingest"
-    folder = base / study.name / ADJUDICATION / f"{path.stem}__{sha[:8]}"
-    report_path = None
-    if status == "rejected":
-        store.quarantine(archived, folder, path.name)
-    if status == "rejected" or not check.issues.empty:
-        report_path = write_report(folder, report, check.issues)["markdown"]
+    report_path = file_report(home, study.name, received, status, check.issues, ADJUDICATION)
     n_errors = int((check.issues["severity"] == "error").sum())
     n_warnings = int((check.issues["severity"] == "warning").sum())
-    superseded = _commit(
+    superseded: list[str] = []
+
+    def apply(con: duckdb.DuckDBPyConnection) -> dict:
+        rows = decisions.assign(
+            source_file=received.file,
+            source_sha256=received.sha256,
+            decided_at=received.received_at,
+        )
+        superseded.extend(_replace_decisions(con, study.name, received.sha256, rows))
+        return {}
+
+    done = store.commit_file(
         con,
-        study.name,
+        LEDGER,
+        file_row(study, received),
         {
-            "study": study.name,
-            "sha256": sha,
-            "file": path.name,
-            "archived_path": str(archived),
-            "size_bytes": archived.stat().st_size,
-            "received_at": received_at,
-        },
-        {
-            "study": study.name,
-            "sha256": sha,
-            "file": path.name,
-            "archived_path": str(archived),
+            "file": received.file,
+            "archived_path": str(received.archived),
             "batches": ",".join(sorted(set(check.decisions.get("batch", [])))) or None,
             "status": status,
             "n_rows": 0 if check.frame is None else len(check.frame),
@@ -440,17 +428,17 @@ def ingest_decisions(
             "n_errors": n_errors,
             "n_warnings": n_warnings,
             "report": None if report_path is None else str(report_path),
-            "ingested_at": received_at,
+            "ingested_at": received.received_at,
             "superseded_by": None,
         },
         check.issues,
-        None
-        if status == "rejected"
-        else decisions.assign(source_file=path.name, source_sha256=sha, decided_at=received_at),
+        None if status == "rejected" else apply,
     )
+    if done is None:
+        return AdjudicationResult(received.file, received.sha256, "unchanged")
     return AdjudicationResult(
-        path.name,
-        sha,
+        received.file,
+        received.sha256,
         status,
         0 if decisions is None else len(decisions),
         n_errors,
@@ -460,63 +448,45 @@ def ingest_decisions(
     )
 
 
-def _commit(
-    con: duckdb.DuckDBPyConnection,
-    study: str,
-    received: dict,
-    outcome: dict,
-    issues: pd.DataFrame,
-    decisions: pd.DataFrame | None,
+def _replace_decisions(
+    con: duckdb.DuckDBPyConnection, study: str, sha256: str, decisions: pd.DataFrame
 ) -> list[str]:
+    """Replace earlier decisions for the same case and field (inside the commit's
+    transaction); returns the files left with no decision, marked superseded."""
     superseded: list[str] = []
-    con.execute("BEGIN TRANSACTION")
+    rows = decisions.assign(study=study)[names(ADJUDICATIONS)]
+    con.register("_decided", rows)
     try:
-        _insert(con, "raw.returned_files", pd.DataFrame([received]))
-        if decisions is not None and len(decisions):
-            rows = decisions.assign(study=study)[names(ADJUDICATIONS)]
-            con.register("_decided", rows)
-            try:
-                before = {
-                    r[0]
-                    for r in con.execute(
-                        """SELECT DISTINCT source_sha256 FROM gold.adjudications a
-                           WHERE study = ? AND EXISTS (SELECT 1 FROM _decided d WHERE
-                           d.task = a.task AND d.item_id = a.item_id AND d.field = a.field)""",
-                        [study],
-                    ).fetchall()
-                }
-                con.execute(
-                    """DELETE FROM gold.adjudications a WHERE study = ? AND EXISTS (
-                       SELECT 1 FROM _decided d WHERE d.task = a.task
-                       AND d.item_id = a.item_id AND d.field = a.field)""",
-                    [study],
-                )
-                con.execute("INSERT INTO gold.adjudications BY NAME SELECT * FROM _decided")
-            finally:
-                con.unregister("_decided")
-            for sha in sorted(before):
-                left = con.execute(
-                    "SELECT count(*) FROM gold.adjudications WHERE study = ? AND source_sha256 = ?",
-                    [study, sha],
-                ).fetchall()[0][0]
-                if left == 0:
-                    file = con.execute(
-                        """UPDATE staging.adjudication_files SET status = 'superseded',
-                           superseded_by = ? WHERE study = ? AND sha256 = ? RETURNING file""",
-                        [outcome["sha256"], study, sha],
-                    ).fetchall()
-                    superseded += [f[0] for f in file]
-        if not issues.empty:
-            _insert(
-                con,
-                "staging.adjudication_issues",
-                issues.assign(study=study, sha256=outcome["sha256"]),
-            )
-        _insert(con, "staging.adjudication_files", pd.DataFrame([outcome]))
-        con.execute("COMMIT")
-    except Exception:
-        con.execute("ROLLBACK")
-        raise
+        before = {
+            r[0]
+            for r in con.execute(
+                """SELECT DISTINCT source_sha256 FROM gold.adjudications a
+                   WHERE study = ? AND EXISTS (SELECT 1 FROM _decided d WHERE
+                   d.task = a.task AND d.item_id = a.item_id AND d.field = a.field)""",
+                [study],
+            ).fetchall()
+        }
+        con.execute(
+            """DELETE FROM gold.adjudications a WHERE study = ? AND EXISTS (
+               SELECT 1 FROM _decided d WHERE d.task = a.task
+               AND d.item_id = a.item_id AND d.field = a.field)""",
+            [study],
+        )
+        con.execute("INSERT INTO gold.adjudications BY NAME SELECT * FROM _decided")
+    finally:
+        con.unregister("_decided")
+    for sha in sorted(before):
+        left = con.execute(
+            "SELECT count(*) FROM gold.adjudications WHERE study = ? AND source_sha256 = ?",
+            [study, sha],
+        ).fetchall()[0][0]
+        if left == 0:
+            file = con.execute(
+                f"""UPDATE {LEDGER.outcomes} SET status = 'superseded', superseded_by = ?
+                    WHERE study = ? AND sha256 = ? RETURNING file""",
+                [sha256, study, sha],
+            ).fetchall()
+            superseded += [f[0] for f in file]
     return superseded
 
 

@@ -17,8 +17,9 @@ Nothing in it names the condition, model, judge verdicts, any hidden key, or an 
 The case -> item mapping is ``staging.adjudication_key`` (it never leaves the warehouse).
 
 **Third-annotator packet**: the item goes to an annotator who was never assigned it, as a
-normal packet (``outbox/<study>/<annotator>/tiebreak-NN/``, the normal template and reference
-file) whose rows are added to the sealed key with ``round = 'tiebreak'``, so the normal
+normal packet (``outbox/<study>/<annotator>/extra-NN/``, the normal template, reference file and
+instructions: nothing in its name or text says the item was disputed) whose rows are added to
+the sealed key with ``round = 'tiebreak'`` (which never leaves the warehouse), so the normal
 ingest reads the return and the rating joins the item's ratings. The assignments are kept in
 ``staging.tiebreak_assignments`` and merged into ``staging.blinding_key`` again whenever the
 design re-seals it.
@@ -78,6 +79,9 @@ KEY_COLUMNS = (
 KEY_TABLE = "staging.adjudication_key"
 TIEBREAK_TABLE = "staging.tiebreak_assignments"
 QUEUE_TABLE = "staging.adjudication_queue"
+EXTRA_BATCH = "extra"
+"""Prefix of third-annotator packets' batch names (``extra-01``...): a neutral name, so the
+third annotator does not learn that the items were disputed."""
 PACKET_FILES_TABLE = "staging.tiebreak_packet_files"
 STAGING_DDL = {
     QUEUE_TABLE: """study VARCHAR, task VARCHAR, item_id VARCHAR, field VARCHAR, tier VARCHAR,
@@ -377,7 +381,7 @@ def issue_packets(
     previous = read_table(con, TIEBREAK_TABLE, study.name)
     if previous is None:
         previous = pd.DataFrame(columns=[*ASSIGNMENT_COLUMNS, "issued_at"])
-    batch = _next_batch(previous["batch"], TIEBREAK_ROUND, 2)
+    batch = _next_batch(previous["batch"], EXTRA_BATCH, 2)
     new_tiebreak = tiebreak_rows(study, queue, tables.key, previous, batch)
     if len(new_tiebreak):
         fresh_rows = new_tiebreak.assign(issued_at=now)

@@ -6,13 +6,23 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import adjudicate, agree, calibrate, ingest, judges, pilot, simulate, study
+from raterlab.cli import (
+    adjudicate,
+    agree,
+    calibrate,
+    history,
+    ingest,
+    judges,
+    pilot,
+    simulate,
+    study,
+)
 from raterlab.cli import label as label_cli
 from raterlab.cli import labelstudio as labelstudio_cli
 from raterlab.cli import spreadsheet as spreadsheet_cli
 from raterlab.warehouse import WarehouseBusy
 
-SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate, calibrate, judges, pilot)
+SUBCOMMANDS = (study, simulate, ingest, history, agree, adjudicate, calibrate, judges, pilot)
 SUBCOMMANDS += (label_cli, labelstudio_cli, spreadsheet_cli)
 EXIT_WAREHOUSE_BUSY = 75
 """Another process kept the warehouse locked past ``RATERLAB_LOCK_TIMEOUT``; writes are

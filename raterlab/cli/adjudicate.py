@@ -104,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
                 ]
             )
         elif args.action == "issue":
-            issued = issue_packets(study, home, con, load_or_create_secret(home.blinding_secret))
+            issued = issue_packets(
+                study, home, con, load_or_create_secret(home.blinding_secret, con)
+            )
             print(
                 f"{study.name}: adjudication batch {issued['adjudication_batch'] or '-'} "
                 f"({issued['cases']} case(s), {issued['fields']} field(s)); tiebreak batch "

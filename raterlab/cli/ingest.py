@@ -1,4 +1,5 @@
-"""``raterlab validate`` (a dry run, read-only) and ``raterlab ingest`` (one file, now)."""
+"""``raterlab validate`` (a dry run, read-only: says exactly what ``ingest`` would do),
+``raterlab ingest`` (one file, now) and ``raterlab import`` (annotations collected elsewhere)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from raterlab import warehouse
-from raterlab.ingest import NoPackets, UnreadableFile, check_file, ingest_file
+from raterlab.ingest import NoPackets, UnreadableFile, ingest_file, preview
 from raterlab.ingest.imports import import_file
 from raterlab.ingest.report import markdown, report_dict
 from raterlab.ingest.store import sha256_of
@@ -17,7 +18,7 @@ from raterlab.settings import Home, studies_dir
 
 def register(sub: argparse._SubParsersAction) -> None:
     validate = sub.add_parser(
-        "validate", help="check a returned file against its study; writes nothing"
+        "validate", help="say what ingesting a returned file would do; writes nothing"
     )
     ingest = sub.add_parser("ingest", help="ingest one returned file now (outside the schedule)")
     for parser in (validate, ingest):
@@ -32,6 +33,11 @@ def _study(name: str):
     return load_study(studies_dir() / f"{name}.yaml")
 
 
+def changes_line(changes: dict[str, int]) -> str:
+    """``3 new, 1 replaced, 45 unchanged, 0 older`` (ratings per change)."""
+    return ", ".join(f"{changes.get(c, 0)} {c}" for c in ("new", "replaced", "unchanged", "older"))
+
+
 def run_validate(args: argparse.Namespace) -> int:
     try:
         study = _study(args.study)
@@ -39,18 +45,22 @@ def run_validate(args: argparse.Namespace) -> int:
         if not home.warehouse.exists():
             raise NoPackets(f"no warehouse at {home.warehouse}: run the annotation job first")
         with warehouse.connect(home.warehouse, read_only=True) as con:
-            validation = check_file(study, args.path, con)
+            outcome = preview(study, args.path, con)
     except (StudyError, NoPackets, FileNotFoundError) as exc:
         print(f"raterlab validate: {exc}")
         return 2
-    status = "would be accepted" if validation.ok else "would be rejected"
+    if outcome.status == "unchanged":
+        print(f"{args.path.name}: unchanged: this exact file was ingested before; nothing to do")
+        return 0
+    status = f"would be {outcome.status}"
+    if outcome.status == "accepted":
+        status += f": {changes_line(outcome.changes)}"
+    issues = outcome.validation.issues
     print(
-        markdown(
-            report_dict(args.path.name, study.name, sha256_of(args.path), status, validation.issues)
-        ),
+        markdown(report_dict(args.path.name, study.name, sha256_of(args.path), status, issues)),
         end="",
     )
-    return 0 if validation.ok else 1
+    return 0 if outcome.status == "accepted" else 1
 
 
 def run_ingest(args: argparse.Namespace) -> int:
@@ -66,13 +76,16 @@ def run_ingest(args: argparse.Namespace) -> int:
         return 2
     print(f"{result.file}: {result.status}", end="")
     if result.status == "accepted":
-        print(f", {result.n_labels} labels written ({result.n_warnings} warning(s))")
+        print(
+            f": {changes_line(result.changes)} rating(s); {result.n_labels} labels written "
+            f"({result.n_errors} error(s), {result.n_warnings} warning(s))"
+        )
     elif result.status == "rejected":
         print(f", {result.n_errors} error(s); report: {result.report}")
     else:
         print(" (this exact file was ingested before; nothing to do)")
     for earlier in result.superseded:
-        print(f"  replaces the labels from {earlier}")
+        print(f"  no rating from {earlier} is current any more")
     return 1 if result.status == "rejected" else 0
 
 
@@ -109,6 +122,10 @@ def run_import(args: argparse.Namespace) -> int:
             args.path.name, study.name, result.sha256, "rejected", result.validation.issues
         )
         print(markdown(report), end="")
+        print(f"report: {result.report}")
         return 1
+    if result.status == "unchanged":
+        print(f"{result.file}: unchanged (this exact file was imported before; nothing to do)")
+        return 0
     print(f"{result.file}: {result.status}, {result.n_labels} labels into {study.name}.{task}")
     return 0

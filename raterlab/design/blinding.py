@@ -15,9 +15,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import os
 import secrets
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pandas as pd
 
@@ -29,13 +31,57 @@ KEY_COLUMNS = (*ASSIGNMENT_COLUMNS, "position", "token")
 """Columns of the sealed key (``staging.blinding_key``), as :func:`seal` returns them."""
 
 
-def load_or_create_secret(path: Path) -> bytes:
-    """The installation's blinding secret, created (32 random bytes, mode 0600) on first use."""
+class SecretMismatch(RuntimeError):
+    """The blinding secret is missing or is not the one the outstanding packets were sealed
+    with: ingesting, re-sealing or re-issuing with it would break every annotator's packet."""
+
+
+def _sealed_rows(con: duckdb.DuckDBPyConnection | None) -> list[tuple]:
+    """One sealed key row per study (study, annotator, batch, item, copy, token)."""
+    if (
+        con is None
+        or not con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'staging' "
+            "AND table_name = 'blinding_key'"
+        ).fetchall()[0][0]
+    ):
+        return []
+    return con.execute(
+        """SELECT study, annotator_id, batch, item_id, "copy", token FROM staging.blinding_key
+           QUALIFY row_number() OVER (PARTITION BY study ORDER BY token) = 1 ORDER BY study"""
+    ).fetchall()
+
+
+def load_or_create_secret(path: Path, con: duckdb.DuckDBPyConnection | None = None) -> bytes:
+    """The installation's blinding secret: 32 random bytes, created on first use with mode
+    0600 from the start (``O_EXCL``, never readable by others, even for a moment).
+
+    With the warehouse ``con``, the secret is checked against the sealed packets: if packets
+    were sealed and the secret file is missing (a home restored without ``secrets/``) or
+    differs, a :class:`SecretMismatch` says so and how to recover, instead of silently
+    making a new secret that would re-key the study and reject every outstanding return.
+    """
+    sealed = _sealed_rows(con)
     if not path.exists():
+        if sealed:
+            raise SecretMismatch(
+                f"the blinding secret {path} is missing, but packets of "
+                f"{', '.join(r[0] for r in sealed)} were sealed with it: restore it from a "
+                "backup of $RATERLAB_HOME/secrets/ (a new secret would re-key the study and "
+                "reject every outstanding return)"
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(secrets.token_bytes(32))
-        path.chmod(0o600)
-    return path.read_bytes()
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(secrets.token_bytes(32))
+    secret = path.read_bytes()
+    wrong = [r[0] for r in sealed if token(secret, *r[:5]) != r[5]]
+    if wrong:
+        raise SecretMismatch(
+            f"the blinding secret {path} is not the one the packets of {', '.join(wrong)} were "
+            "sealed with: restore the original from a backup of $RATERLAB_HOME/secrets/"
+        )
+    return secret
 
 
 def token(secret: bytes, *parts: object) -> str:

@@ -131,30 +131,39 @@ def verify_packets(
 def hidden_needles(study: Study, generations: pd.DataFrame) -> set[str]:
     """Hidden values distinctive enough to look for in packet files, and the source ids.
 
-    A hidden value that also occurs inside a shown value of the same study is not a leak
-    signal (the annotator sees it anyway) and is left out.
+    Every hidden value is a needle, even one that also occurs in shown text (a hidden
+    ``component`` equal to the shown ``expected_component``, a ``chunk_id`` inside another
+    item's shown ``contexts``): where it appears as part of what an item shows it is not a
+    leak, and :func:`verify_no_hidden_values` leaves exactly that shown text out of the scan;
+    anywhere else it is found.
     """
     needles: set[str] = set()
-    shown_text: list[str] = []
     for task, record in zip(generations["task"], generations["record"], strict=True):
-        spec = study.tasks[task]
-        shown_text += [str(record[k]) for k in spec.shown]
-        for key in spec.hidden:
-            value = record[key]
+        for key in study.tasks[task].hidden:
+            value = record.get(key)
             if isinstance(value, str | int | float) and not isinstance(value, bool):
                 text = str(value)
                 if len(text) >= MIN_LEAK_LENGTH:
                     needles.add(text)
-    corpus = "\n".join(shown_text)
-    needles = {n for n in needles if n not in corpus}
-    ids = {str(i) for i in generations["item_id"] if str(i) not in corpus}
-    return needles | ids
+    return needles | {str(i) for i in generations["item_id"]}
+
+
+def _unshown(study: Study, entry: dict) -> dict:
+    """A reference line without the item's shown values (a packet line has them at the top
+    level beside its ``task``; an adjudication line under ``item``)."""
+    task = study.tasks.get(entry.get("task", ""))
+    shown = set(task.shown) if task is not None else set()
+    rest = {k: v for k, v in entry.items() if k not in shown}
+    if isinstance(rest.get("item"), dict):
+        rest.pop("item")
+    return rest
 
 
 def verify_no_hidden_values(
     study: Study, generations: pd.DataFrame, files: pd.DataFrame, outbox: Path
 ) -> Result:
-    """No packet file holds a hidden value, a hidden key, or a source item id."""
+    """No packet file holds a hidden value, a hidden key, or a source item id, anywhere but
+    inside the shown values of the items it presents."""
     needles = hidden_needles(study, generations)
     pattern = re.compile("|".join(re.escape(n) for n in sorted(needles, key=len, reverse=True)))
     shown = {key for task in study.tasks.values() for key in task.shown}
@@ -162,11 +171,13 @@ def verify_no_hidden_values(
     problems: list[str] = []
     for file in files["file"]:
         text = (outbox / file).read_text(encoding="utf-8")
-        if needles and (m := pattern.search(text)):
-            problems.append(f"{file} holds hidden value {m.group(0)[:40]!r}")
         if file.endswith(".jsonl"):
-            for number, line in enumerate(text.splitlines(), start=1):
-                leaked = hidden_keys.intersection(json.loads(line))
+            entries = [json.loads(line) for line in text.splitlines() if line.strip()]
+            for number, entry in enumerate(entries, start=1):
+                leaked = hidden_keys.intersection(entry)
                 if leaked:
                     problems.append(f"{file}:{number} holds hidden key(s) {sorted(leaked)}")
+            text = "\n".join(json.dumps(_unshown(study, e), ensure_ascii=False) for e in entries)
+        if needles and (m := pattern.search(text)):
+            problems.append(f"{file} holds hidden value {m.group(0)[:40]!r}")
     return problems, {"files_scanned": len(files), "values_searched": len(needles)}

@@ -3,16 +3,17 @@ write of accepted rows to ``gold.labels``."""
 
 from raterlab.ingest.read import UnreadableFile, read_returned
 from raterlab.ingest.rules import task_rules, task_schema
-from raterlab.ingest.run import IngestResult, NoPackets, check_file, ingest_file
+from raterlab.ingest.run import IngestResult, NoPackets, Preview, ingest_file, preview
 from raterlab.ingest.validate import Validation, validate_file
 
 __all__ = [
     "IngestResult",
     "NoPackets",
+    "Preview",
     "UnreadableFile",
     "Validation",
-    "check_file",
     "ingest_file",
+    "preview",
     "read_returned",
     "task_rules",
     "task_schema",

@@ -15,6 +15,9 @@ import pandas as pd
 
 from raterlab.protocol import SKIP_VALUE
 
+PLACEHOLDERS = ("n/a", "na", "nan", "none", "null", "nil", "0", "false", "true")
+"""Texts that stand for "nothing to say": they do not fill a required text."""
+_INVISIBLE = "[\\s\u200b\u200c\u200d\u2060\ufeff]"
 TRUE_WORDS = ("1", "1.0", "yes", "y", "true")
 FALSE_WORDS = ("0", "0.0", "no", "n", "false")
 _BINARY = {**dict.fromkeys(TRUE_WORDS, 1.0), **dict.fromkeys(FALSE_WORDS, 0.0)}
@@ -73,6 +76,16 @@ class Cells:
 
     def empty(self, column: str) -> np.ndarray:
         return self._whole_column("empty", column, lambda: self._stripped(column) == "", bool)
+
+    def blank(self, column: str) -> np.ndarray:
+        """Whether a text cell says nothing: empty, invisible characters only, no letter or
+        digit (``-``, ``…``, ``{}``), or a placeholder word (:data:`PLACEHOLDERS`)."""
+
+        def parse(u: pd.Series) -> pd.Series:
+            visible = u.str.replace(_INVISIBLE, "", regex=True).str.lower()
+            return ~visible.str.contains(r"[^\W_]", regex=True) | visible.isin(PLACEHOLDERS)
+
+        return self.per_value("blank", column, parse, bool)
 
     def skipped(self, column: str) -> np.ndarray:
         return self._whole_column(

@@ -4,12 +4,12 @@ The file is long (a unit column, a rater column, a column per field) or wide for
 (a unit column and a column per rater). Units must be items of the study (``raw.generations``).
 The same rules as returned files apply to the fields the file has; ``time_spent_s`` is
 optional. Rows land in ``gold.labels`` with ``round = 'import'`` and ``batch = 'import:<file>'``,
-so importing a corrected file of the same name replaces the earlier import.
+so a corrected file of the same name updates the earlier import's ratings, row by row, as a
+return does (:mod:`raterlab.ingest.ratings`).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -23,8 +23,8 @@ from raterlab.ingest.cells import Cells
 from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW, read_returned
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
-from raterlab.ingest.run import IngestResult
-from raterlab.ingest.validate import ISSUE_COLUMNS, Validation, _issues, _one
+from raterlab.ingest.run import IngestResult, Received, commit, receive, source_of
+from raterlab.ingest.validate import ISSUE_COLUMNS, Validation, file_issue, issue_rows
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -48,7 +48,7 @@ def validate_import(
     fields present."""
     fields = [f for f in study.tasks[task].fields if f in frame.columns]
     if not fields:
-        issue = _one(file, "no_fields", f"the file has none of the fields of task {task}")
+        issue = file_issue(file, "no_fields", f"the file has none of the fields of task {task}")
         return Validation(file, study.name, task, frame, issue)
     present = {"annotator_id", "item", *fields} | ({TIME_COLUMN} & set(frame.columns))
     full = frame.copy()
@@ -62,11 +62,11 @@ def validate_import(
         bad = np.flatnonzero(~rule.valid(cells))
         if len(bad):
             values = full[rule.column].to_numpy()[bad]
-            parts.append(_issues(file, rows[bad], rule.column, rule.name, values, rule.message))
+            parts.append(issue_rows(file, rows[bad], rule.column, rule.name, values, rule.message))
     unknown = ~full["item"].str.strip().isin(items).to_numpy()
     if unknown.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[unknown],
                 "item",
@@ -78,7 +78,7 @@ def validate_import(
     twice = full.duplicated(["item", "annotator_id"]).to_numpy()
     if twice.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[twice],
                 "item",
@@ -127,19 +127,18 @@ def import_file(
     rater: str | None,
     field: str | None = None,
 ) -> IngestResult:
-    """Validate and load one file of existing annotations: all of it or nothing, in one
-    transaction; the raw file is archived by content hash first."""
-    path = Path(path)
-    sha = store.sha256_of(path)
+    """Validate and load one file of existing annotations, all of it or nothing, through the
+    returns' commit (:func:`raterlab.ingest.run.commit`): archived by content hash first, a
+    rejected file quarantined with its report, the outcome in ``staging.ingests``."""
     store.ensure_tables(con)
-    if store.known_outcome(con, study.name, sha) is not None:
-        return IngestResult(path.name, sha, "unchanged")
-    archived = store.archive(path, home.archive / study.name, sha)
-    frame = read_returned(archived)
+    received = receive(study, path, home)
+    if store.known_outcome(con, study.name, received.sha256) is not None:
+        return IngestResult(received.file, received.sha256, "unchanged")
+    frame = read_returned(received.archived)
     for column in (unit, rater):
         if column and column not in frame.columns:
             known = ", ".join(frame.columns[1:])
-            raise ValueError(f"{path.name}: no column {column!r} (columns: {known})")
+            raise ValueError(f"{received.file}: no column {column!r} (columns: {known})")
     if rater is None:
         if field is None:
             raise ValueError("a wide file (no rater column) needs the field its cells hold")
@@ -148,33 +147,12 @@ def import_file(
     frame = frame.rename(columns={unit: "item", rater: "annotator_id"})
     generations = warehouse.read_study_rows(con, "raw.generations", study.name)
     items = set(generations.loc[generations["task"] == task, "item_id"])
-    validation = validate_import(study, task, frame, items, path.name)
-    if not validation.ok:
-        return IngestResult(path.name, sha, "rejected", validation)
-    now = datetime.now(UTC)
-    source = {"source_file": path.name, "source_sha256": sha, "ingested_at": now}
-    fields = [f for f in study.tasks[task].fields if f in frame.columns]
-    labels = _labels(study, task, validation, source, fields)
-    received = {
-        "study": study.name,
-        "sha256": sha,
-        "file": path.name,
-        "archived_path": str(archived),
-        "size_bytes": path.stat().st_size,
-        "received_at": now,
-    }
-    outcome = {
-        "file": path.name,
-        "task": task,
-        "status": "accepted",
-        "n_rows": len(frame),
-        "n_labels": len(labels),
-        "n_errors": 0,
-        "n_warnings": 0,
-        "packets": [f"import:{path.name}"],
-        "report": None,
-        "ingested_at": now,
-        "superseded_by": None,
-    }
-    superseded = store.commit_ingest(con, received, outcome, validation.issues, labels)
-    return IngestResult(path.name, sha, "accepted", validation, len(labels), None, superseded)
+    validation = validate_import(study, task, frame, items, received.file)
+
+    def labels_from(study: Study, received: Received, validation: Validation) -> Labels | None:
+        if not validation.ok:
+            return None
+        fields = [f for f in study.tasks[task].fields if f in frame.columns]
+        return _labels(study, task, validation, source_of(received), fields)
+
+    return commit(study, received, validation, home, con, labels_from)

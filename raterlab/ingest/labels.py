@@ -61,7 +61,7 @@ def _canonical_list(values: pd.Series) -> pd.Series:
     )
 
 
-def _normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
+def normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
     """Canonical text and numeric value of a field's cells (NaN numeric for non-numbers);
     ``None`` text where the cell is empty."""
     spec = study.tasks[task].fields[name]
@@ -92,16 +92,19 @@ def _normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.nd
 
 
 def _notes(study: Study, task: str, cells: Cells) -> np.ndarray:
+    """The row's free text: the one text field's, or ``field: text`` lines of the filled ones
+    (an empty field is left out, never written as ``nan``)."""
     texts = [n for n, s in study.tasks[task].fields.items() if isinstance(s, TextField)]
     if not texts:
         return np.full(len(cells), None, dtype=object)
     if len(texts) == 1:
-        return _normalised(study, task, texts[0], cells)[0]
-    frame = pd.DataFrame({n: _normalised(study, task, n, cells)[0] for n in texts})
-    joined = frame.apply(
-        lambda r: "\n".join(f"{n}: {v}" for n, v in r.items() if v) or None, axis=1
-    )
-    return joined.to_numpy(dtype=object)
+        return normalised(study, task, texts[0], cells)[0]
+    lines = [
+        [None if v is None else f"{name}: {v}" for v in normalised(study, task, name, cells)[0]]
+        for name in texts
+    ]
+    joined = ["\n".join(p for p in parts if p is not None) for parts in zip(*lines, strict=True)]
+    return np.array([j or None for j in joined], dtype=object)
 
 
 def value_column(field: str) -> str:
@@ -173,7 +176,7 @@ def to_labels(
         "item_id": _array(joined["item_id"]),
         "annotator_id": _array(joined["annotator_id"]),
         "confidence": pa.array(
-            pd.Series(_normalised(study, task, confidence, cells)[0]).str.lower()
+            pd.Series(normalised(study, task, confidence, cells)[0]).str.lower()
             if confidence
             else [None] * n,
             type=pa.string(),
@@ -192,7 +195,7 @@ def to_labels(
     }
     keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
     for name in keep:
-        text, number = _normalised(study, task, name, cells)
+        text, number = normalised(study, task, name, cells)
         columns[value_column(name)] = pa.array(text, type=pa.string())
         columns[number_column(name)] = pa.array(number, from_pandas=True)
     return Labels(pa.table(columns), {"task": task, **source}, keep)

@@ -1,17 +1,25 @@
 """Reading a returned file the way people really send them back.
 
-Accepted: UTF-8 with or without BOM, LF or CRLF, quoted multi-line cells, columns in any
-order, trailing empty rows, blank columns (no header, no values), JSONL (one object per
-line), and .xlsx workbooks (:mod:`raterlab.ingest.xlsx`). Every cell is read as text; typing
-is the validator's job, so that a bad cell is reported with its original value.
+Accepted: UTF-8 with or without BOM, UTF-16 with a byte-order mark (what Excel's "Unicode
+text" and some exports write), LF or CRLF, quoted multi-line cells, columns in any order,
+blank lines and trailing empty rows, blank columns (no header, no values), JSONL (one
+object per line), and .xlsx workbooks by name (:mod:`raterlab.ingest.xlsx`). Every cell is
+read as text; typing is the validator's job, so that a bad cell is reported with its original
+value. A JSON string is its text; ``true``/``false``
+become the words ``true``/``false`` (a yes/no answer, never a number), lists are joined
+with ``;``, objects stay JSON text.
 
-Rejected with one clear sentence: an empty file, a binary file, text that is not UTF-8, a
-header without rows, a file delimited by something other than commas.
+Rejected with one sentence that says what the file is and what to do: an empty file, an
+Excel workbook not named .xlsx, another binary file, a NUL byte anywhere, text that is not UTF-8 (a legacy
+Windows encoding is named as such), a header without rows, a file delimited by something
+other than commas, a malformed CSV or JSONL line. Whatever else goes wrong while reading
+is still one :class:`UnreadableFile`, so one bad file never stops the others.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 
@@ -20,13 +28,15 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 ROW = "_row"
-"""Column holding each row's number as a person finds it: the spreadsheet row (header = 1)
-for CSV, the line number for JSONL."""
+"""Column holding each row's number as a person finds it: the spreadsheet row (header = 1,
+blank rows counted) for CSV, the line number for JSONL."""
 
 BLANK = "(no header) column "
 """Name given to a column whose header cell is empty; dropped when its cells are empty too."""
 
-_SNIFF_BYTES = 65536
+_UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_SAVE_AS = "save it from your spreadsheet as CSV UTF-8 (comma delimited) and send that"
 
 
 class UnreadableFile(ValueError):
@@ -39,29 +49,60 @@ class UnreadableFile(ValueError):
         super().__init__(f"{path.name}: {reason}")
 
 
-def _head(path: Path) -> bytes:
-    with path.open("rb") as handle:
-        return handle.read(_SNIFF_BYTES)
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
 
 
-def _check_text(path: Path, head: bytes) -> None:
-    if not head.strip(b" \t\r\n\xef\xbb\xbf"):
-        raise UnreadableFile(path, "the file is empty", "empty_file")
-    if b"\x00" in head:
-        raise UnreadableFile(path, "the file is binary, not a text file (CSV or JSONL)", "binary")
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.start < len(head) - 4:  # not just a character cut at the sniff boundary
+def _text_bytes(path: Path, data: bytes) -> bytes:
+    """The file's content as UTF-8 bytes without BOM; raises for anything that is not text."""
+    if data.startswith(b"PK\x03\x04"):
+        raise UnreadableFile(
+            path,
+            f"the file is an Excel workbook (.xlsx) or another zip archive, not CSV; {_SAVE_AS}",
+            "binary",
+        )
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        raise UnreadableFile(
+            path, f"the file is an old Excel workbook (.xls), not CSV; {_SAVE_AS}", "binary"
+        )
+    if data.startswith(_UTF16_BOMS):
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
             raise UnreadableFile(
-                path,
-                f"the file is not UTF-8 text (byte {exc.start}); save it as CSV UTF-8",
-                "encoding",
+                path, f"the file starts like UTF-16 text but is not; {_SAVE_AS}", "encoding"
             ) from None
+    data = data.removeprefix(_UTF8_BOM)
+    if not data.strip(b" \t\r\n"):
+        raise UnreadableFile(path, "the file is empty", "empty_file")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        head = data[:2000]
+        if head.count(b"\x00") * 3 >= len(head):
+            reason = f"the file looks like UTF-16 text without a byte-order mark; {_SAVE_AS}"
+        else:
+            reason = (
+                f"the file is binary, not a text file (CSV or JSONL): a NUL byte at line "
+                f"{_line_of(data, nul)} (byte {nul}); {_SAVE_AS}"
+            )
+        raise UnreadableFile(path, reason, "binary")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = f"line {_line_of(data, exc.start)}, byte {exc.start}"
+        try:
+            data.decode("cp1252")
+            kind = "it looks like a legacy Windows encoding (cp1252, 'ANSI')"
+        except UnicodeDecodeError:
+            kind = "its encoding is unknown"
+        raise UnreadableFile(
+            path, f"the file is not UTF-8 text ({where}); {kind}: {_SAVE_AS}", "encoding"
+        ) from None
+    return data
 
 
-def _check_delimiter(path: Path, head: bytes) -> None:
-    header = head.decode("utf-8", errors="replace").lstrip("\ufeff").splitlines()[0]
+def _check_delimiter(path: Path, data: bytes) -> None:
+    header = data[:65536].decode("utf-8", errors="replace").splitlines()[0]
     if "," in header:
         return
     for delimiter, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "pipes")):
@@ -83,22 +124,60 @@ def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[filled.to_numpy()].reset_index(drop=True)
 
 
-def _header(path: Path) -> list[str]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        names = next(csv.reader(handle))
-    return [n.strip() or f"{BLANK}{i + 1}" for i, n in enumerate(names)]
-
-
-def _read_csv(path: Path) -> pd.DataFrame:
-    names = _header(path)
+def _names(path: Path, header: list[str]) -> list[str]:
+    names = [n.strip() or f"{BLANK}{i + 1}" for i, n in enumerate(header)]
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:
         raise UnreadableFile(
             path, f"column(s) {duplicated} appear more than once", "duplicate_column"
         )
+    return names
+
+
+def _records(path: Path, text: str) -> list[list[str]]:
+    try:
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise UnreadableFile(path, f"not a well-formed CSV file: {exc}", "malformed_csv") from None
+
+
+def _read_csv_rows(path: Path, data: bytes) -> pd.DataFrame:
+    """Record by record (Python's csv module): used when the file has blank lines, which
+    a person counts as rows and the fast reader skips."""
+    records = _records(path, data.decode("utf-8"))
+    names = _names(path, records[0])
+    rows, numbers = [], []
+    for number, record in enumerate(records[1:], start=2):
+        if not record:
+            continue
+        if len(record) != len(names):
+            raise UnreadableFile(
+                path,
+                f"not a well-formed CSV file: row {number} has {len(record)} cells, "
+                f"the header {len(names)}",
+                "malformed_csv",
+            )
+        rows.append(record)
+        numbers.append(number)
+    frame = pd.DataFrame(rows, columns=names, dtype=object)
+    frame.insert(0, ROW, numbers)
+    return frame
+
+
+def _read_csv(path: Path, data: bytes) -> pd.DataFrame:
+    if b"\n\n" in data or b"\n\r\n" in data:
+        return _read_csv_rows(path, data)
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline="")
+    try:
+        header = next(csv.reader(stream))
+    except csv.Error as exc:
+        raise UnreadableFile(
+            path, f"not a well-formed CSV file: the header row: {exc}", "malformed_csv"
+        ) from None
+    names = _names(path, header)
     try:
         table = pacsv.read_csv(
-            path,
+            io.BytesIO(data),
             read_options=pacsv.ReadOptions(column_names=names, skip_rows=1),
             parse_options=pacsv.ParseOptions(newlines_in_values=True),
             convert_options=pacsv.ConvertOptions(
@@ -112,55 +191,72 @@ def _read_csv(path: Path) -> pd.DataFrame:
     return frame
 
 
-def _read_jsonl(path: Path) -> pd.DataFrame:
+def _read_jsonl(path: Path, data: bytes) -> pd.DataFrame:
     rows = []
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UnreadableFile(
-                    path, f"line {number} is not valid JSON: {exc.msg}", "malformed_jsonl"
-                ) from None
-            if not isinstance(obj, dict):
-                raise UnreadableFile(path, f"line {number} is not a JSON object", "malformed_jsonl")
-            rows.append({ROW: number, **{k: "" if v is None else _cell(v) for k, v in obj.items()}})
-    return pd.DataFrame(rows)
+    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UnreadableFile(
+                path, f"line {number} is not valid JSON: {exc.msg}", "malformed_jsonl"
+            ) from None
+        if not isinstance(obj, dict):
+            raise UnreadableFile(path, f"line {number} is not a JSON object", "malformed_jsonl")
+        rows.append({ROW: number, **{k: _cell(v) for k, v in obj.items()}})
+    return pd.DataFrame(rows, dtype=object)
 
 
 def _cell(value: object) -> str:
-    if isinstance(value, list):
-        return "; ".join(str(v) for v in value)
+    if value is None:
+        return ""
     if isinstance(value, bool):
-        return "1" if value else "0"
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "; ".join(_cell(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value)
     return str(value)
+
+
+def _read(path: Path) -> pd.DataFrame:
+    from raterlab.ingest import xlsx  # imports this module; spreadsheet returns live there
+
+    if xlsx.is_xlsx(path):
+        frame = xlsx.read_xlsx(path)
+    else:
+        frame = _read_text(path, _text_bytes(path, path.read_bytes()))
+    if frame.empty or len(frame.columns) <= 1:
+        raise UnreadableFile(path, "the file has a header but no rows", "no_rows")
+    frame = frame.fillna("")
+    frame[frame.columns[1:]] = frame[frame.columns[1:]].astype(str)
+    frame = _drop_blank(frame)
+    if frame.empty:
+        raise UnreadableFile(path, "the file has a header but no rows", "no_rows")
+    return frame
+
+
+def _read_text(path: Path, data: bytes) -> pd.DataFrame:
+    is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson") or data.lstrip(b" \r\n").startswith(
+        b"{"
+    )
+    if is_jsonl:
+        return _read_jsonl(path, data)
+    _check_delimiter(path, data)
+    return _read_csv(path, data)
 
 
 def read_returned(path: str | Path) -> pd.DataFrame:
     """A returned file as text cells plus :data:`ROW`; raises :class:`UnreadableFile`."""
     path = Path(path)
-    head = _head(path)
-    from raterlab.ingest import xlsx  # imports this module; spreadsheet returns live there
-
-    spreadsheet = xlsx.is_xlsx(path)
-    if not spreadsheet:
-        _check_text(path, head)
-    is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson") or head.lstrip(
-        b"\xef\xbb\xbf \r\n"
-    ).startswith(b"{")
-    if spreadsheet:
-        frame = xlsx.read_xlsx(path)
-    elif is_jsonl:
-        frame = _read_jsonl(path)
-    else:
-        _check_delimiter(path, head)
-        frame = _read_csv(path)
-    frame = frame.fillna("") if not frame.empty else frame
-    if frame.empty or len(frame.columns) <= 1:
-        raise UnreadableFile(path, "the file has a header but no rows", "no_rows")
-    frame = _drop_blank(frame)
-    if frame.empty:
-        raise UnreadableFile(path, "the file has a header but no rows", "no_rows")
-    return frame
+    try:
+        return _read(path)
+    except UnreadableFile:
+        raise
+    except Exception as exc:  # any reader failure is this file's problem only
+        raise UnreadableFile(
+            path, f"the file cannot be read ({type(exc).__name__}: {exc}); {_SAVE_AS}", "unreadable"
+        ) from exc

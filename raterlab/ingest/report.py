@@ -10,8 +10,22 @@ import json
 from pathlib import Path
 
 import pandas as pd
+from pandas.api.types import is_numeric_dtype
+
+from raterlab.design.packets import neutralise
 
 EXAMPLES_PER_RULE = 5
+
+
+def for_people(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell made inert for spreadsheets (the packet writer's
+    :func:`~raterlab.design.packets.neutralise`: a leading ``'`` before ``=``, ``+``, ``-``,
+    ``@``...), for a CSV that a person opens. The warehouse keeps the raw values."""
+    out = frame.copy()
+    for column in out.columns:
+        if not is_numeric_dtype(out[column]):
+            out[column] = out[column].map(lambda v: v if pd.isna(v) else neutralise(v))
+    return out
 
 
 def summarise(issues: pd.DataFrame) -> pd.DataFrame:
@@ -80,7 +94,8 @@ def markdown(report: dict) -> str:
 
 
 def write_report(folder: Path, report: dict, issues: pd.DataFrame) -> dict[str, Path]:
-    """``report.json``, ``report.md`` and ``issues.csv`` in ``folder``; returns their paths."""
+    """``report.json``, ``report.md`` and ``issues.csv`` (neutralised, see :func:`for_people`)
+    in ``folder``; returns their paths."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {
         "json": folder / "report.json",
@@ -91,5 +106,5 @@ def write_report(folder: Path, report: dict, issues: pd.DataFrame) -> dict[str, 
         json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     paths["markdown"].write_text(markdown(report), encoding="utf-8")
-    issues.to_csv(paths["issues"], index=False)
+    for_people(issues).to_csv(paths["issues"], index=False)
     return paths

@@ -24,8 +24,10 @@ from raterlab.protocol import (
     CategoricalField,
     ConfidenceField,
     LikertField,
+    ListField,
     Study,
     Task,
+    TextField,
 )
 from raterlab.protocol.fields import CONFIDENCE_LEVELS
 from raterlab.protocol.rules import ConditionalRequirement, Constraint
@@ -85,16 +87,26 @@ def _domain_rules(task: Task, name: str) -> list[Rule]:
     return []
 
 
+def _missing(task: Task, name: str) -> Callable[[Cells], np.ndarray]:
+    """Where a field counts as not given: an empty cell, or for free text a placeholder
+    (``N/A``, ``-``, a zero-width space; see :meth:`Cells.blank`)."""
+    if isinstance(task.fields[name], TextField | ListField):
+        return lambda c: c.blank(name)
+    return lambda c: c.empty(name)
+
+
 def _required_rule(task: Task, name: str) -> Rule:
-    return Rule("required", name, f"{name} is required", lambda c: ~c.empty(name))
+    missing = _missing(task, name)
+    return Rule("required", name, f"{name} is required", lambda c: ~missing(c))
 
 
-def _skip_rule(name: str, reason: str) -> Rule:
+def _skip_rule(task: Task, name: str, reason: str) -> Rule:
+    missing = _missing(task, reason)
     return Rule(
         "skip_reason",
         reason,
         f"{name} is 'skip', so {reason} must give the reason",
-        lambda c: ~c.skipped(name) | ~c.empty(reason),
+        lambda c: ~c.skipped(name) | ~missing(c),
     )
 
 
@@ -118,15 +130,16 @@ def _conditional_rules(task: Task, rule: ConditionalRequirement) -> list[Rule]:
             [_matches(task, cells, f, rule.when.in_) for f in rule.when.any_of]
         )
 
-    return [
-        Rule(
+    def rule_for(required: str) -> Rule:
+        missing = _missing(task, required)
+        return Rule(
             "conditional",
             required,
             rule.message or f"{required} is required when {fields} is {values}",
-            lambda c, required=required: ~trigger(c) | ~c.empty(required),
+            lambda c: ~trigger(c) | ~missing(c),
         )
-        for required in rule.require
-    ]
+
+    return [rule_for(required) for required in rule.require]
 
 
 def _constraint_rule(constraint: Constraint) -> Rule:
@@ -140,10 +153,11 @@ def _constraint_rule(constraint: Constraint) -> Rule:
 
 
 def _time_valid(c: Cells, optional: bool) -> np.ndarray:
-    """A number of seconds, 0 or more; with optional time, an empty cell or no column too."""
+    """A finite number of seconds, 0 or more; with optional time, an empty cell or no column too."""
     if TIME_COLUMN not in c.frame:
         return np.full(len(c), optional)
-    seconds = np.nan_to_num(c.number(TIME_COLUMN), nan=-1) >= 0
+    number = c.number(TIME_COLUMN)
+    seconds = np.isfinite(number) & (np.nan_to_num(number, nan=-1) >= 0)
     return seconds | c.empty(TIME_COLUMN) if optional else seconds
 
 
@@ -161,7 +175,7 @@ def _fixed_rules(study: Study) -> list[Rule]:
         Rule(
             "time_spent",
             TIME_COLUMN,
-            f"{layout.time_column} must be a number of seconds, 0 or more"
+            f"{layout.time_column} must be a finite number of seconds, 0 or more"
             + (" (or empty)" if optional else ""),
             lambda c: _time_valid(c, optional),
         ),
@@ -177,7 +191,7 @@ def task_rules(study: Study, task_name: str) -> list[Rule]:
         if task.is_required(name):
             rules.append(_required_rule(task, name))
         if spec.skip is not None:
-            rules.append(_skip_rule(name, spec.skip.reason))
+            rules.append(_skip_rule(task, name, spec.skip.reason))
     for conditional in task.conditional:
         rules += _conditional_rules(task, conditional)
     rules += [_constraint_rule(c) for c in task.constraints]

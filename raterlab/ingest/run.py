@@ -1,8 +1,15 @@
 """Ingesting one returned file end to end: archive, read, validate, then either quarantine
-with a report or unblind and write, in one transaction. Also the dry run (``validate``)."""
+with a report or unblind and apply its ratings, in one transaction. Also the dry run
+(:func:`preview`, ``raterlab validate``), which says exactly what the ingest would do.
+
+The inbox's files are recorded in ``staging.inbox`` (by content hash) when they are archived,
+so each step of the asset chain reads what the step before left in the warehouse and can be
+run again alone: a file is pending until ``staging.ingests`` holds its outcome.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,13 +18,24 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.ingest import store
-from raterlab.ingest.labels import to_labels
+from raterlab.ingest import ratings, store
+from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW
 from raterlab.ingest.report import report_dict, write_report
 from raterlab.ingest.validate import Validation, validate_file
 from raterlab.protocol import Study
 from raterlab.settings import Home
+
+INBOX_TABLE = "staging.inbox"
+INBOX_DDL = {
+    "study": "VARCHAR",
+    "sha256": "VARCHAR",
+    "file": "VARCHAR",
+    "archived_path": "VARCHAR",
+    "received_at": "TIMESTAMPTZ",
+    "version_at": "TIMESTAMPTZ",
+}
+"""Files archived from an inbox, waiting for (or past) their ingest."""
 
 
 class NoPackets(RuntimeError):
@@ -34,6 +52,9 @@ class IngestResult:
     n_labels: int = 0
     report: Path | None = None
     superseded: list[str] = field(default_factory=list)
+    changes: dict[str, int] = field(default_factory=dict)
+    """Ratings per change (``new``, ``replaced``, ``unchanged``, ``older``); see
+    :mod:`raterlab.ingest.ratings`."""
 
     @property
     def n_errors(self) -> int:
@@ -62,46 +83,89 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.Data
     return key, dict(zip(generations["item_id"], generations["record"], strict=True))
 
 
-def check_file(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Validation:
-    """Validate ``path`` without writing anything (``raterlab validate``)."""
-    key, records = study_context(con, study)
-    return validate_file(study, path, key, records)
-
-
-def _accepted_rows(study: Study, validation: Validation) -> pd.DataFrame | None:
+def accepted_rows(study: Study, validation: Validation) -> pd.DataFrame | None:
     """The rows to write: all of them, the valid ones (if the study allows), or none."""
     if validation.ok:
         return validation.rows
     errors = validation.errors
     if not study.ingest.accept_valid_rows or validation.task is None or errors["row"].isna().any():
         return None
-    return validation.rows[~validation.rows[ROW].isin(errors["row"].dropna().astype(int))]
+    rows = validation.rows[~validation.rows[ROW].isin(errors["row"].dropna().astype(int))]
+    return rows if len(rows) else None
 
 
 @dataclass
 class Received:
     """A returned file, archived under its content hash before anything parses it."""
 
-    path: Path
+    file: str
     sha256: str
     archived: Path
     received_at: datetime
-    known: bool
-    """This exact content was ingested (accepted or rejected) before."""
+    version_at: datetime
+    """The file's modification time when received: the version of every rating it holds."""
 
     @property
-    def file(self) -> str:
-        return self.path.name
+    def stem(self) -> str:
+        return Path(self.file).stem
 
 
-def receive(study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection) -> Received:
-    """Archive ``path`` by content hash; note whether that content was seen before."""
+def receive(study: Study, path: Path, home: Home) -> Received:
+    """Archive ``path`` by content hash, noting its version (modification time)."""
     path = Path(path)
+    version = datetime.fromtimestamp(path.stat().st_mtime, UTC)
     sha = store.sha256_of(path)
-    store.ensure_tables(con)
-    known = store.known_outcome(con, study.name, sha) is not None
     archived = store.archive(path, home.archive / study.name, sha)
-    return Received(path, sha, archived, datetime.now(UTC), known)
+    return Received(path.name, sha, archived, datetime.now(UTC), version)
+
+
+def source_of(received: Received) -> dict:
+    """The provenance columns of the ratings a file gives."""
+    return {
+        "source_file": received.file,
+        "source_sha256": received.sha256,
+        "ingested_at": received.received_at,
+    }
+
+
+def _labels(study: Study, received: Received, validation: Validation) -> Labels | None:
+    rows = accepted_rows(study, validation)
+    if rows is None:
+        return None
+    return to_labels(study, validation.task, validation.frame, rows, source_of(received))
+
+
+LabelsFrom = Callable[[Study, Received, Validation], "Labels | None"]
+"""How a front end turns a validated file into the labels to apply (``None``: reject it)."""
+
+
+def file_row(study: Study, received: Received) -> dict:
+    """The file's row of ``raw.returned_files``."""
+    return {
+        "study": study.name,
+        "sha256": received.sha256,
+        "file": received.file,
+        "archived_path": str(received.archived),
+        "size_bytes": received.archived.stat().st_size,
+        "received_at": received.received_at,
+        "version_at": received.version_at,
+    }
+
+
+def file_report(
+    home: Home, study: str, received: Received, status: str, issues: pd.DataFrame, kind: str = ""
+) -> Path | None:
+    """A rejected file is copied to ``quarantine/<study>/[<kind>/]<name>__<hash>/`` with its
+    report; an accepted file with warnings gets its report under ``reports/ingest/``.
+    Returns the report's path (``None``: nothing to report)."""
+    if status != "rejected" and issues.empty:
+        return None
+    base = home.quarantine if status == "rejected" else home.reports / "ingest"
+    folder = base / study / kind / f"{received.stem}__{received.sha256[:8]}"
+    if status == "rejected":
+        store.quarantine(received.archived, folder, received.file)
+    report = report_dict(received.file, study, received.sha256, status, issues)
+    return write_report(folder, report, issues)["markdown"]
 
 
 def validate_received(
@@ -115,57 +179,59 @@ def validate_received(
     return validation
 
 
+@dataclass
+class Preview:
+    """What ingesting a file would do: ``status`` (``accepted``, ``rejected``, ``unchanged``)
+    and, if accepted, the count of its ratings per change."""
+
+    status: str
+    validation: Validation | None
+    changes: dict[str, int]
+
+
+def preview(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Preview:
+    """The dry run of :func:`ingest_file`: validates and compares with the warehouse, writes
+    nothing (``raterlab validate``)."""
+    path = Path(path)
+    sha = store.sha256_of(path)
+    if store.known_outcome(con, study.name, sha) is not None:
+        return Preview("unchanged", None, {})
+    version = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    received = Received(path.name, sha, path, datetime.now(UTC), version)
+    validation = validate_received(study, received, con)
+    labels = _labels(study, received, validation)
+    if labels is None:
+        return Preview("rejected", validation, {})
+    changes = ratings.count_changes(ratings.plan(con, study.name, labels, version))
+    return Preview("accepted", validation, changes)
+
+
 def commit(
     study: Study,
     received: Received,
     validation: Validation,
     home: Home,
     con: duckdb.DuckDBPyConnection,
+    labels_from: LabelsFrom = _labels,
 ) -> IngestResult:
-    """Quarantine a rejected file with its report, or unblind and write an accepted one;
-    either way the outcome is recorded in the same transaction as the labels."""
-    rows = _accepted_rows(study, validation)
-    status = "rejected" if rows is None or rows.empty else "accepted"
-    report = report_dict(received.file, study.name, received.sha256, status, validation.issues)
-    base = home.quarantine if status == "rejected" else home.reports / "ingest"
-    folder = base / study.name / f"{received.path.stem}__{received.sha256[:8]}"
-    report_path = None
-    if status == "rejected":
-        store.quarantine(received.archived, folder, received.file)
-    if status == "rejected" or not validation.issues.empty:
-        report_path = write_report(folder, report, validation.issues)["markdown"]
-    labels = None
-    if status == "accepted":
-        source = {
-            "source_file": received.file,
-            "source_sha256": received.sha256,
-            "ingested_at": received.received_at,
-        }
-        labels = to_labels(study, validation.task, validation.frame, rows, source)
+    """Quarantine a rejected file with its report, or apply an accepted one's ratings;
+    either way the outcome is recorded in the same transaction as the ratings. Returns and
+    imports both commit here (``labels_from`` is what differs)."""
+    store.ensure_tables(con)
+    labels = labels_from(study, received, validation)
+    status = "rejected" if labels is None else "accepted"
+    report_path = file_report(home, study.name, received, status, validation.issues)
     packets = (
         []
-        if rows is None
-        else sorted(
-            "/".join(p)
-            for p in rows[["annotator_id", "batch", "task"]]
-            .drop_duplicates()
-            .itertuples(index=False)
-        )
+        if labels is None
+        else sorted("/".join(p) for p in labels.packets().itertuples(index=False))
     )
-    file_row = {
-        "study": study.name,
-        "sha256": received.sha256,
-        "file": received.file,
-        "archived_path": str(received.archived),
-        "size_bytes": received.archived.stat().st_size,
-        "received_at": received.received_at,
-    }
     outcome = {
         "file": received.file,
         "task": validation.task,
         "status": status,
         "n_rows": 0 if validation.frame is None else len(validation.frame),
-        "n_labels": 0 if labels is None else len(labels),
+        "n_labels": 0,
         "n_errors": len(validation.errors),
         "n_warnings": len(validation.warnings),
         "packets": packets,
@@ -173,15 +239,37 @@ def commit(
         "ingested_at": received.received_at,
         "superseded_by": None,
     }
-    superseded = store.commit_ingest(con, file_row, outcome, validation.issues, labels)
+    superseded: list[str] = []
+
+    def apply(con: duckdb.DuckDBPyConnection) -> dict:
+        changes = ratings.apply_labels(
+            con, study.name, labels, received.version_at, received.received_at
+        )
+        superseded.extend(ratings.mark_superseded(con, study.name, received.sha256))
+        return {f"n_{c}": n for c, n in changes.items() if c != "labels"} | {
+            "n_labels": changes["labels"]
+        }
+
+    done = store.commit_file(
+        con,
+        store.RETURNS,
+        file_row(study, received),
+        outcome,
+        validation.issues,
+        None if labels is None else apply,
+    )
+    if done is None:
+        return IngestResult(received.file, received.sha256, "unchanged")
+    changes = {c: int(done.get(f"n_{c}") or 0) for c in ratings.CHANGES}
     return IngestResult(
         received.file,
         received.sha256,
         status,
         validation,
-        outcome["n_labels"],
+        int(done["n_labels"]),
         report_path,
         superseded,
+        changes if status == "accepted" else {},
     )
 
 
@@ -189,7 +277,57 @@ def ingest_file(
     study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection
 ) -> IngestResult:
     """Ingest one returned file; safe to repeat (the same content twice is a no-op)."""
-    received = receive(study, path, home, con)
-    if received.known:
+    store.ensure_tables(con)
+    received = receive(study, path, home)
+    if store.known_outcome(con, study.name, received.sha256) is not None:
         return IngestResult(received.file, received.sha256, "unchanged")
     return commit(study, received, validate_received(study, received, con), home, con)
+
+
+def record_inbox(
+    study: Study, paths: list[Path], home: Home, con: duckdb.DuckDBPyConnection
+) -> int:
+    """Archive the inbox's files and record in ``staging.inbox`` those not seen before;
+    returns how many were new."""
+    store.create_table(con, INBOX_TABLE, INBOX_DDL)
+    new = 0
+    for path in paths:
+        received = receive(study, path, home)
+        with store.transaction(con):
+            seen = con.execute(
+                f"SELECT count(*) FROM {INBOX_TABLE} WHERE study = ? AND sha256 = ?",
+                [study.name, received.sha256],
+            ).fetchall()[0][0]
+            if not seen:
+                store.insert(
+                    con,
+                    INBOX_TABLE,
+                    pd.DataFrame(
+                        [
+                            {
+                                "study": study.name,
+                                "sha256": received.sha256,
+                                "file": received.file,
+                                "archived_path": str(received.archived),
+                                "received_at": received.received_at,
+                                "version_at": received.version_at,
+                            }
+                        ]
+                    ),
+                )
+                new += 1
+    return new
+
+
+def pending(study: Study, con: duckdb.DuckDBPyConnection) -> list[Received]:
+    """Files of ``staging.inbox`` with no outcome in ``staging.ingests`` yet, oldest first."""
+    store.ensure_tables(con)
+    store.create_table(con, INBOX_TABLE, INBOX_DDL)
+    rows = con.execute(
+        f"""SELECT file, sha256, archived_path, received_at, version_at FROM {INBOX_TABLE} i
+            WHERE study = ? AND NOT EXISTS (SELECT 1 FROM staging.ingests g
+              WHERE g.study = i.study AND g.sha256 = i.sha256)
+            ORDER BY version_at, file""",
+        [study.name],
+    ).fetchall()
+    return [Received(f, s, Path(a), r, v) for f, s, a, r, v in rows]

@@ -1,65 +1,153 @@
-"""Archiving, quarantine, and the ingest's single transaction in the warehouse.
+"""Archiving, quarantine, the warehouse tables of the ingest, and the one transaction every
+front end (returns, imports, adjudication decisions) commits a file in.
 
 Tables (all keyed by ``study``):
 
-- ``raw.returned_files``: every file received, by content hash, with where it is archived.
-- ``staging.ingests``: the outcome per file: accepted, rejected, or superseded by a later
-  corrected file for the same packet.
+- ``raw.returned_files``: every file received, by content hash, with where it is archived and
+  ``version_at``, the file's modification time when it was received (its version).
+- ``staging.ingests``: the outcome per returned or imported file: accepted (with how many of
+  its ratings were new, replaced an older rating, were unchanged, or were older than the
+  rating in place), rejected, or superseded (none of its ratings is current any more).
 - ``staging.ingest_issues``: every error and warning reported for a file.
-- ``gold.ratings``: one row per accepted rating (an item rated by an annotator, one copy),
-  with its provenance; ``gold.rating_values``: its field values.
+- ``gold.ratings``: the current rating per (task, annotator, batch, item, copy), with its
+  provenance; ``gold.rating_values``: its field values.
 - ``gold.labels``: the view joining the two, in long form (see :mod:`raterlab.ingest.labels`).
+- ``gold.rating_history``: every rating that is no longer current, in the long form of
+  ``gold.labels``, with why (``replaced``, ``older_than_current``, ``withdrawn``), when and by
+  which file (see :mod:`raterlab.ingest.ratings`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
-import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from raterlab.ingest.labels import LABEL_COLUMNS, Labels, number_column, value_column
+from raterlab.ingest.labels import LABEL_COLUMNS
 
-DDL = {
-    "raw.returned_files": """
-        study VARCHAR, sha256 VARCHAR, file VARCHAR, archived_path VARCHAR,
-        size_bytes BIGINT, received_at TIMESTAMPTZ""",
-    "staging.ingests": """
-        study VARCHAR, sha256 VARCHAR, file VARCHAR, task VARCHAR, status VARCHAR,
-        n_rows BIGINT, n_labels BIGINT, n_errors BIGINT, n_warnings BIGINT, packets JSON,
-        report VARCHAR, ingested_at TIMESTAMPTZ, superseded_by VARCHAR""",
-    "staging.ingest_issues": """
-        study VARCHAR, sha256 VARCHAR, file VARCHAR, "row" BIGINT, "column" VARCHAR,
-        rule VARCHAR, value VARCHAR, message VARCHAR, severity VARCHAR""",
-    "gold.ratings": """
-        study VARCHAR, rating_id BIGINT, task VARCHAR, item_id VARCHAR, annotator_id VARCHAR,
-        confidence VARCHAR, time_spent_s DOUBLE, notes VARCHAR, kind VARCHAR, copy INTEGER,
-        round VARCHAR, batch VARCHAR, token VARCHAR, source_file VARCHAR,
-        source_sha256 VARCHAR, source_row BIGINT, ingested_at TIMESTAMPTZ""",
-    "gold.rating_values": """
-        study VARCHAR, rating_id BIGINT, field VARCHAR, value VARCHAR, value_num DOUBLE""",
+_LABEL_TYPES = {
+    "task": "VARCHAR",
+    "item_id": "VARCHAR",
+    "annotator_id": "VARCHAR",
+    "field": "VARCHAR",
+    "value": "VARCHAR",
+    "value_num": "DOUBLE",
+    "confidence": "VARCHAR",
+    "time_spent_s": "DOUBLE",
+    "notes": "VARCHAR",
+    "kind": "VARCHAR",
+    "copy": "INTEGER",
+    "round": "VARCHAR",
+    "batch": "VARCHAR",
+    "token": "VARCHAR",
+    "source_file": "VARCHAR",
+    "source_sha256": "VARCHAR",
+    "source_row": "BIGINT",
+    "ingested_at": "TIMESTAMPTZ",
+}
+ISSUES_DDL = {
+    "study": "VARCHAR",
+    "sha256": "VARCHAR",
+    "file": "VARCHAR",
+    '"row"': "BIGINT",
+    '"column"': "VARCHAR",
+    "rule": "VARCHAR",
+    "value": "VARCHAR",
+    "message": "VARCHAR",
+    "severity": "VARCHAR",
+}
+"""Columns of an issues table (``staging.ingest_issues``, ``staging.adjudication_issues``)."""
+
+_RATING_ONLY = ("field", "value", "value_num")
+DDL: dict[str, dict[str, str]] = {
+    "raw.returned_files": {
+        "study": "VARCHAR",
+        "sha256": "VARCHAR",
+        "file": "VARCHAR",
+        "archived_path": "VARCHAR",
+        "size_bytes": "BIGINT",
+        "received_at": "TIMESTAMPTZ",
+        "version_at": "TIMESTAMPTZ",
+    },
+    "staging.ingests": {
+        "study": "VARCHAR",
+        "sha256": "VARCHAR",
+        "file": "VARCHAR",
+        "task": "VARCHAR",
+        "status": "VARCHAR",
+        "n_rows": "BIGINT",
+        "n_labels": "BIGINT",
+        "n_errors": "BIGINT",
+        "n_warnings": "BIGINT",
+        "packets": "JSON",
+        "report": "VARCHAR",
+        "ingested_at": "TIMESTAMPTZ",
+        "superseded_by": "VARCHAR",
+        "n_new": "BIGINT",
+        "n_replaced": "BIGINT",
+        "n_unchanged": "BIGINT",
+        "n_older": "BIGINT",
+    },
+    "staging.ingest_issues": ISSUES_DDL,
+    "gold.ratings": {
+        "study": "VARCHAR",
+        "rating_id": "BIGINT",
+        **{c: t for c, t in _LABEL_TYPES.items() if c not in _RATING_ONLY},
+        "version_at": "TIMESTAMPTZ",
+        "fingerprint": "VARCHAR",
+    },
+    "gold.rating_values": {
+        "study": "VARCHAR",
+        "rating_id": "BIGINT",
+        "field": "VARCHAR",
+        "value": "VARCHAR",
+        "value_num": "DOUBLE",
+    },
+    "gold.rating_history": {
+        "study": "VARCHAR",
+        "rating_id": "BIGINT",
+        **_LABEL_TYPES,
+        "version_at": "TIMESTAMPTZ",
+        "change": "VARCHAR",
+        "replaced_at": "TIMESTAMPTZ",
+        "replaced_by_file": "VARCHAR",
+        "replaced_by_sha256": "VARCHAR",
+    },
 }
 
-
 _VALUE_COLUMNS = ("field", "value", "value_num")
-_LABELS_SELECT = ", ".join(
+LABELS_SELECT = ", ".join(
     f"{'v' if c in _VALUE_COLUMNS else 'r'}.{c}" for c in ("study", "rating_id", *LABEL_COLUMNS)
 )
+"""The columns of ``gold.labels`` from ``gold.ratings r`` and ``gold.rating_values v``."""
 LABELS_VIEW = f"""
-    CREATE OR REPLACE VIEW gold.labels AS SELECT {_LABELS_SELECT}
+    CREATE OR REPLACE VIEW gold.labels AS SELECT {LABELS_SELECT}
     FROM gold.ratings r JOIN gold.rating_values v USING (study, rating_id)"""
 """``gold.labels``: the long form, one row per rating and field, with the rating's provenance."""
 
 
+def create_table(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, str]) -> None:
+    """Create ``table`` if missing, and add any column a warehouse made by an older version
+    lacks (so an existing warehouse keeps working)."""
+    con.execute(
+        f"CREATE TABLE IF NOT EXISTS {table} ({', '.join(f'{c} {t}' for c, t in columns.items())})"
+    )
+    for column, kind in columns.items():
+        con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+
+
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
+    for schema in ("raw", "staging", "gold"):
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
     for table, columns in DDL.items():
-        con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+        create_table(con, table, columns)
     con.execute(LABELS_VIEW)
 
 
@@ -89,14 +177,10 @@ def quarantine(source: Path, folder: Path, name: str) -> Path:
     return folder / name
 
 
-def known_outcome(con: duckdb.DuckDBPyConnection, study: str, sha256: str) -> str | None:
-    rows = con.execute(
-        "SELECT status FROM staging.ingests WHERE study = ? AND sha256 = ?", [study, sha256]
-    ).fetchall()
-    return rows[0][0] if rows else None
-
-
-def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> None:
+def insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> None:
+    """Append ``frame``'s rows to ``table`` by column name."""
+    if frame.empty:
+        return
     con.register("_rows", frame)
     try:
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _rows")
@@ -104,102 +188,106 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> 
         con.unregister("_rows")
 
 
-def insert_labels(con: duckdb.DuckDBPyConnection, study: str, labels: Labels) -> None:
-    """One row per rating in ``gold.ratings`` and one per filled field in
-    ``gold.rating_values`` (melted inside DuckDB: one SELECT per field, UNION ALL). Field
-    names are checked identifiers; the study is a bound parameter."""
-    last = con.execute("SELECT coalesce(max(rating_id), 0) FROM gold.ratings").fetchall()[0][0]
-    ids = pa.array(np.arange(last + 1, last + 1 + labels.table.num_rows))
-    con.register("_wide", labels.table.append_column("rating_id", ids))
-    per_rating = [c for c in labels.table.column_names if ":" not in c]
-    constants = {"study": study, **labels.constants}
-    selects = [
-        f"""SELECT $study AS study, rating_id, '{n}' AS field, "{value_column(n)}" AS value,
-                   "{number_column(n)}" AS value_num
-            FROM _wide WHERE "{value_column(n)}" IS NOT NULL"""
-        for n in labels.fields
-    ]
-    try:
-        con.execute(
-            f"""INSERT INTO gold.ratings BY NAME
-                SELECT {", ".join(f"${c} AS {c}" for c in constants)}, rating_id,
-                       {", ".join(per_rating)}
-                FROM _wide""",
-            constants,
-        )
-        con.execute(
-            "INSERT INTO gold.rating_values " + " UNION ALL ".join(selects), {"study": study}
-        )
-    finally:
-        con.unregister("_wide")
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction: committed if the block succeeds, rolled back otherwise.
 
-
-def commit_ingest(
-    con: duckdb.DuckDBPyConnection,
-    received: dict,
-    outcome: dict,
-    issues: pd.DataFrame,
-    labels: Labels | None,
-) -> list[str]:
-    """Record one file's ingest in a single transaction; returns files it supersedes.
-
-    For an accepted file, the labels of the packets it answers (annotator, batch, task)
-    replace whatever an earlier file gave for them, and that earlier ingest is marked as
-    superseded by this one.
+    The error raised is the real cause: when ``COMMIT`` itself fails (a full disk), DuckDB
+    has already ended the transaction and the rollback's own complaint ("no transaction is
+    active") is not what went wrong, so it is not what is reported.
     """
-    study, sha = received["study"], received["sha256"]
-    superseded: list[str] = []
     con.execute("BEGIN TRANSACTION")
     try:
-        _insert(con, "raw.returned_files", pd.DataFrame([received]))
-        if labels is not None and labels.table.num_rows:
-            packets = labels.packets()
-            con.register("_packets", packets)
-            matching = """SELECT rating_id, source_file, source_sha256 FROM gold.ratings r
-                WHERE r.study = ? AND EXISTS (SELECT 1 FROM _packets p
-                  WHERE p.annotator_id = r.annotator_id AND p.batch = r.batch
-                  AND p.task = r.task)"""
-            superseded = [
-                r[0]
-                for r in con.execute(
-                    f"SELECT DISTINCT source_file FROM ({matching}) ORDER BY 1", [study]
-                ).fetchall()
-            ]
-            con.execute(
-                f"""UPDATE staging.ingests SET superseded_by = ?, status = 'superseded'
-                    WHERE study = ? AND status = 'accepted'
-                    AND sha256 IN (SELECT source_sha256 FROM ({matching}))""",
-                [sha, study, study],
-            )
-            con.execute(
-                f"""DELETE FROM gold.rating_values WHERE study = ?
-                    AND rating_id IN (SELECT rating_id FROM ({matching}))""",
-                [study, study],
-            )
-            con.execute(
-                f"DELETE FROM gold.ratings WHERE rating_id IN (SELECT rating_id FROM ({matching}))",
-                [study],
-            )
-            con.unregister("_packets")
-            insert_labels(con, study, labels)
-        if not issues.empty:
-            _insert(con, "staging.ingest_issues", issues.assign(study=study, sha256=sha))
-        _insert(
-            con,
-            "staging.ingests",
-            pd.DataFrame(
-                [
-                    {
-                        **outcome,
-                        "study": study,
-                        "sha256": sha,
-                        "packets": json.dumps(outcome["packets"]),
-                    }
-                ]
-            ),
-        )
+        yield
         con.execute("COMMIT")
-    except Exception:
-        con.execute("ROLLBACK")
+    except BaseException:
+        with suppress(duckdb.Error):
+            con.execute("ROLLBACK")
         raise
-    return superseded
+
+
+class CorruptWarehouse(RuntimeError):
+    """The warehouse file fails DuckDB's block checksums: nothing may be written onto it."""
+
+
+def check_readable(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> None:
+    """Read every block of ``tables`` so that DuckDB verifies their checksums (it checks a
+    block when it reads it, and offers no separate integrity check): a corrupted warehouse
+    is reported before anything is committed onto it."""
+    for table in tables:
+        if not table_exists(con, table):
+            continue
+        try:
+            con.execute(f"SELECT bit_xor(hash(t)) FROM {table} t").fetchall()
+        except duckdb.Error as exc:
+            if "Corrupt database" not in str(exc):
+                raise
+            raise CorruptWarehouse(
+                f"the warehouse is corrupt ({table}: {exc}); nothing was written. Restore "
+                "warehouse.duckdb from a backup, or move it aside and re-run the pipeline "
+                "(returned files are kept in archive/ and are ingested again)"
+            ) from None
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """Where a front end records a file's outcome and its issues."""
+
+    outcomes: str
+    issues: str
+
+
+RETURNS = Ledger("staging.ingests", "staging.ingest_issues")
+WRITTEN = ("gold.ratings", "gold.rating_values", "gold.rating_history")
+"""The gold tables a committed return or import writes."""
+
+
+def known_outcome(
+    con: duckdb.DuckDBPyConnection, study: str, sha256: str, ledger: Ledger = RETURNS
+) -> str | None:
+    """The recorded outcome of this content in ``ledger``, or ``None`` if it is new."""
+    if not table_exists(con, ledger.outcomes):
+        return None
+    rows = con.execute(
+        f"SELECT status FROM {ledger.outcomes} WHERE study = ? AND sha256 = ?", [study, sha256]
+    ).fetchall()
+    return rows[0][0] if rows else None
+
+
+def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    schema, name = table.split(".")
+    return bool(
+        con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? "
+            "AND table_name = ?",
+            [schema, name],
+        ).fetchall()[0][0]
+    )
+
+
+def commit_file(
+    con: duckdb.DuckDBPyConnection,
+    ledger: Ledger,
+    file_row: dict,
+    outcome: dict,
+    issues: pd.DataFrame,
+    apply: Callable[[duckdb.DuckDBPyConnection], dict] | None = None,
+) -> dict | None:
+    """Record one file in a single transaction: the file, what ``apply`` writes (its labels or
+    decisions; it returns columns to add to the outcome), its issues and its outcome.
+
+    Whether this content is already known is decided inside the transaction, so two copies
+    of one file in an inbox are committed once. Returns the outcome, or ``None`` when the
+    content had been recorded before (nothing is written then).
+    """
+    study, sha = file_row["study"], file_row["sha256"]
+    check_readable(con, ("raw.returned_files", ledger.outcomes, *WRITTEN))
+    with transaction(con):
+        if known_outcome(con, study, sha, ledger) is not None:
+            return None
+        insert(con, "raw.returned_files", pd.DataFrame([file_row]))
+        if apply is not None:
+            outcome = {**outcome, **apply(con)}
+        insert(con, ledger.issues, issues.assign(study=study, sha256=sha))
+        insert(con, ledger.outcomes, pd.DataFrame([{**outcome, "study": study, "sha256": sha}]))
+    return outcome

@@ -49,7 +49,7 @@ class Validation:
         return self.errors.empty
 
 
-def _issues(file: str, rows, column, rule, values, message, severity="error") -> pd.DataFrame:
+def issue_rows(file: str, rows, column, rule, values, message, severity="error") -> pd.DataFrame:
     rows = np.atleast_1d(rows)
     return pd.DataFrame(
         {
@@ -64,8 +64,10 @@ def _issues(file: str, rows, column, rule, values, message, severity="error") ->
     )
 
 
-def _one(file: str, rule: str, message: str, column: str = "", value: str = "") -> pd.DataFrame:
-    return _issues(file, [pd.NA], column, rule, [value], message)
+def file_issue(
+    file: str, rule: str, message: str, column: str = "", value: str = ""
+) -> pd.DataFrame:
+    return issue_rows(file, [pd.NA], column, rule, [value], message)
 
 
 def _empty() -> pd.DataFrame:
@@ -101,7 +103,7 @@ def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> p
     allowed = [*expected, study.packet.time_column]
     present = [c for c in frame.columns if c != ROW]
     parts = [
-        _one(file, "missing_column", f"column {c} is missing (the template has it)", c)
+        file_issue(file, "missing_column", f"column {c} is missing (the template has it)", c)
         for c in expected
         if c not in present
     ]
@@ -112,7 +114,7 @@ def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> p
             message = f"{c} has values but no header"
         else:
             message = f"column {c} is not in the template for task {task}"
-        parts.append(_one(file, "unknown_column", message, c))
+        parts.append(file_issue(file, "unknown_column", message, c))
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
 
@@ -126,7 +128,7 @@ def evaluate(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.Data
         if len(bad):
             values = frame[rule.column].to_numpy()[bad]
             parts.append(
-                _issues(file, row_numbers[bad], rule.column, rule.name, values, rule.message)
+                issue_rows(file, row_numbers[bad], rule.column, rule.name, values, rule.message)
             )
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
@@ -137,7 +139,8 @@ def cross_check(
     """Checks across the file against the sealed key.
 
     Each token must be an item of this study's packets (else it was altered or belongs
-    elsewhere), of this task, appear once, and carry the annotator id it was assigned to.
+    elsewhere), of this task, appear once, carry the annotator id it was assigned to, and
+    come from the packets of the file's annotator (the one most of its rows belong to).
     Assigned rows of the packets the file answers that are missing make the return
     incomplete (a warning). Returns the issues and the rows joined to the key.
     """
@@ -150,7 +153,7 @@ def cross_check(
     parts = []
     if (~known).any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[~known],
                 "item",
@@ -163,7 +166,7 @@ def cross_check(
     wrong_task = (matched["task"] != task).to_numpy()
     if wrong_task.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[known][wrong_task],
                 "item",
@@ -176,7 +179,7 @@ def cross_check(
     if wrong_annotator.any():
         expected = matched["annotator_id"].to_numpy()[wrong_annotator]
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[known][wrong_annotator],
                 "annotator_id",
@@ -185,10 +188,28 @@ def cross_check(
                 [f"this item was assigned to {a}, not to this annotator" for a in expected],
             )
         )
+    owners = matched["annotator_id"].to_numpy(dtype=object)
+    owner = pd.Series(owners).mode().iloc[0] if len(owners) else None
+    foreign = owners != owner
+    if foreign.any():
+        parts.append(
+            issue_rows(
+                file,
+                rows[known][foreign],
+                "annotator_id",
+                "other_packet",
+                owners[foreign],
+                [
+                    f"this row is from {a}'s packet; a file returns one annotator's packets "
+                    f"(this one is {owner}'s) and never changes another annotator's ratings"
+                    for a in owners[foreign]
+                ],
+            )
+        )
     twice = pd.Series(tokens).duplicated(keep="first").to_numpy()
     if twice.any():
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 rows[twice],
                 "item",
@@ -198,7 +219,7 @@ def cross_check(
             )
         )
     joined = matched.assign(**{ROW: rows[known]})
-    packets = joined[["annotator_id", "batch", "task"]].drop_duplicates()
+    packets = joined.loc[~foreign, ["annotator_id", "batch", "task"]].drop_duplicates()
     expected_rows = key.merge(packets, on=["annotator_id", "batch", "task"])
     returned = pc.is_in(
         pa.array(expected_rows["token"], type=pa.string()),
@@ -207,7 +228,7 @@ def cross_check(
     missing = expected_rows[~returned.to_numpy(zero_copy_only=False)]
     if len(missing):
         parts.append(
-            _issues(
+            issue_rows(
                 file,
                 [pd.NA],
                 "item",
@@ -240,7 +261,7 @@ def edge_case_warnings(
             wrong = values[pd.to_numeric(values, errors="coerce") != want]
             if len(wrong):
                 parts.append(
-                    _issues(
+                    issue_rows(
                         file,
                         wrong.index.to_numpy(),
                         name,
@@ -259,7 +280,7 @@ def validate_frame(
     """Validate text cells already read from ``file`` against the study and its sealed key."""
     task = _pick_task(study, frame, key)
     if task is None:
-        issue = _one(
+        issue = file_issue(
             file,
             "unknown_task",
             "cannot tell which task this file answers: no known "
@@ -285,5 +306,7 @@ def validate_file(study: Study, path: Path, key: pd.DataFrame, records: dict) ->
     try:
         frame = read_returned(path)
     except UnreadableFile as exc:
-        return Validation(path.name, study.name, None, None, _one(path.name, exc.rule, exc.reason))
+        return Validation(
+            path.name, study.name, None, None, file_issue(path.name, exc.rule, exc.reason)
+        )
     return validate_frame(study, frame, key, records, path.name)

@@ -154,7 +154,7 @@ def test_third_annotator_round_trip(tmp_path: Path) -> None:
     third = queue[queue["route"] == "third_annotator"]
     assert len(third)
     issued = _issue(study, home)
-    assert issued["tiebreak_batch"] == "tiebreak-01"
+    assert issued["tiebreak_batch"] == "extra-01"
     assert issued["tiebreak_items"] == third["item_id"].nunique()
     with warehouse.connect(home.warehouse, read_only=True) as con:
         key = warehouse.read_study_rows(con, "staging.blinding_key", study.name)
@@ -168,7 +168,11 @@ def test_third_annotator_round_trip(tmp_path: Path) -> None:
         assert annotator not in set(before.loc[before["item_id"] == item, "annotator_id"])
     # A normal packet: template and reference file in the annotator's folder.
     row = tiebreak.iloc[0]
-    folder = home.outbox / study.name / row["annotator_id"] / "tiebreak-01"
+    folder = home.outbox / study.name / row["annotator_id"] / "extra-01"
+    # Nothing the third annotator receives says the item was disputed.
+    for file in folder.iterdir():
+        text = file.read_text(encoding="utf-8").lower()
+        assert not any(w in text for w in ("tiebreak", "tie-break", "disput", "third"))
     assert any(p.name.endswith("_annotations.csv") for p in folder.iterdir())
     done = simulate_adjudication(study, home)
     assert len(done.third_annotator_files) == tiebreak.groupby(["annotator_id", "task"]).ngroups
@@ -177,7 +181,8 @@ def test_third_annotator_round_trip(tmp_path: Path) -> None:
     consensus = _consensus(study, home)
     broken = consensus.merge(third[["task", "item_id", "field"]])
     assert (broken["status"] == "tie_broken").sum() > 0
-    assert (broken["n_ratings"] >= 3).all()
+    # (a third annotator may skip a field; the items they rated are broken with 3 ratings)
+    assert (broken.loc[broken["status"] == "tie_broken", "n_ratings"] >= 3).all()
     with warehouse.connect(home.warehouse) as con:
         after = refresh_queue(con, study)
     states = set(after.loc[after["route"] == "third_annotator", "state"])

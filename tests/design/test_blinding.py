@@ -168,3 +168,24 @@ def test_sealed_key_has_the_declared_columns(built) -> None:
 
     _, key = built
     assert tuple(key.columns) == KEY_COLUMNS
+
+
+def test_a_hidden_value_that_is_also_shown_is_still_found_outside_shown_text(
+    mini, built, tmp_path: Path
+) -> None:
+    """A hidden value equal to shown text (here: a hidden ``model`` that an item also shows)
+    is not skipped: it is found where it is not part of what an item shows."""
+    generations, key = built
+    generations = generations.copy()
+    generations["record"] = [
+        {**r, "prompt": f"{r['prompt']} ({r['model']})"} if "prompt" in r else r
+        for r in generations["record"]
+    ]
+    files = write_packets(mini, key, generations, tmp_path)
+    assert verify_no_hidden_values(mini, generations, files, tmp_path)[0] == []
+    template = tmp_path / "mini" / "a1" / "pilot" / "a1_answer_annotations.csv"
+    template.write_text(template.read_text().replace("\n", ",secret-model-1\n", 1))
+    problems, _ = verify_no_hidden_values(mini, generations, files, tmp_path)
+    assert problems == [
+        "mini/a1/pilot/a1_answer_annotations.csv holds hidden value 'secret-model-1'"
+    ]

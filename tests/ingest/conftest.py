@@ -20,14 +20,19 @@ SECRET = b"k" * 32
 def issued(mini, tmp_path: Path):
     """(study, home, key, generations) with the mini study's packets written and sealed."""
     home = Home(tmp_path / "home")
-    generations = read_generations(mini)
-    key = seal(mini, assign(mini, routed_items(mini, generations), generations), SECRET)
-    write_packets(mini, key, generations, home.outbox)
+    return (mini, home, *issue(mini, home))
+
+
+def issue(study, home: Home) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Seal the study's key, write its packets into ``home`` and store key and generations."""
+    generations = read_generations(study)
+    key = seal(study, assign(study, routed_items(study, generations), generations), SECRET)
+    write_packets(study, key, generations, home.outbox)
     with warehouse.connect(home.warehouse) as con:
-        warehouse.replace_study_rows(con, "staging.blinding_key", mini.name, key)
-        warehouse.replace_study_rows(con, "raw.generations", mini.name, generations)
+        warehouse.replace_study_rows(con, "staging.blinding_key", study.name, key)
+        warehouse.replace_study_rows(con, "raw.generations", study.name, generations)
         store.ensure_tables(con)
-    return mini, home, key, generations
+    return key, generations
 
 
 def template(home: Home, annotator: str, batch: str, task: str) -> Path:

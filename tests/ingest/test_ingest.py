@@ -11,7 +11,7 @@ import pandera.errors
 import pytest
 
 from raterlab import warehouse
-from raterlab.ingest import ingest_file, store, task_schema
+from raterlab.ingest import ingest_file, ratings, task_schema
 from raterlab.ingest.audit import accepted_violations
 from raterlab.ingest.read import read_returned
 from raterlab.ingest.validate import evaluate
@@ -152,19 +152,19 @@ def test_crash_between_archive_and_commit_leaves_warehouse_consistent(
 ) -> None:
     study, home, _, _ = issued
     path = write(filled(home, "a1", "pilot", "answer"), tmp_path / "a1.csv")
-    real_insert = store.insert_labels
+    real_apply = ratings.apply_labels
 
-    def crash_after_labels(con, study, labels):
-        real_insert(con, study, labels)
+    def crash_after_labels(*args):
+        real_apply(*args)
         raise OSError("disk full")
 
-    monkeypatch.setattr(store, "insert_labels", crash_after_labels)
+    monkeypatch.setattr(ratings, "apply_labels", crash_after_labels)
     with pytest.raises(OSError):
         _ingest(study, home, path)
     assert _query(home, "SELECT count(*) AS n FROM gold.labels")["n"][0] == 0
     assert _query(home, "SELECT count(*) AS n FROM staging.ingests")["n"][0] == 0
     assert any((home.archive / "mini").iterdir())
-    monkeypatch.setattr(store, "insert_labels", real_insert)
+    monkeypatch.setattr(ratings, "apply_labels", real_apply)
     assert _ingest(study, home, path).status == "accepted"
     assert _query(home, "SELECT count(*) AS n FROM gold.labels")["n"][0] > 0
 

@@ -89,7 +89,8 @@ CASES = [
         "binary",
         None,
         None,
-        "the file is binary, not a text file (CSV or JSONL)",
+        "the file is an Excel workbook (.xlsx) or another zip archive, not CSV; save it from "
+        "your spreadsheet as CSV UTF-8 (comma delimited) and send that",
     ),
     (
         "latin-1",
@@ -97,7 +98,9 @@ CASES = [
         "encoding",
         None,
         None,
-        "the file is not UTF-8 text (byte 32); save it as CSV UTF-8",
+        "the file is not UTF-8 text (line 2, byte 32); it looks like a legacy Windows encoding "
+        "(cp1252, 'ANSI'): save it from your spreadsheet as CSV UTF-8 (comma delimited) and "
+        "send that",
     ),
     (
         "semicolons",
@@ -213,7 +216,7 @@ CASES = [
         "time_spent",
         2,
         "time_spent_s",
-        "time_spent_s must be a number of seconds, 0 or more",
+        "time_spent_s must be a finite number of seconds, 0 or more",
     ),
     (
         "missing time",
@@ -221,7 +224,7 @@ CASES = [
         "time_spent",
         3,
         "time_spent_s",
-        "time_spent_s must be a number of seconds, 0 or more",
+        "time_spent_s must be a finite number of seconds, 0 or more",
     ),
     (
         "altered id",
