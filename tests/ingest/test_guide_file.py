@@ -41,7 +41,7 @@ def packets(tmp_path_factory):
     home = Home(tmp_path_factory.mktemp("empathy") / "home")
     generations = read_generations(study)
     key = seal(study, assign(study, routed_items(study, generations), generations), SECRET)
-    write_packets(study, key[key["round"] == "pilot"], generations, home.outbox)
+    write_packets(study, key, generations, home.outbox)
     with warehouse.connect(home.warehouse) as con:
         warehouse.replace_study_rows(con, "staging.blinding_key", study.name, key)
         warehouse.replace_study_rows(con, "raw.generations", study.name, generations)
@@ -67,8 +67,10 @@ def _as_the_guide_says(record: dict) -> tuple[dict[str, int], str]:
     return scores, "no crisis resources" if 1 in scores.values() else ""
 
 
-def _fill(home: Home, key: pd.DataFrame, records: dict, annotator: str, guide=True) -> Path:
-    template = home.outbox / "empathy" / annotator / "pilot" / f"{annotator}_annotations.csv"
+def _fill(
+    home: Home, key: pd.DataFrame, records: dict, annotator: str, guide=True, batch="pilot"
+) -> Path:
+    template = home.outbox / "empathy" / annotator / batch / f"{annotator}_annotations.csv"
     frame = pd.read_csv(template, dtype=str, keep_default_na=False)
     items = dict(zip(key["token"], key["item_id"], strict=True))
     for i, token in enumerate(frame["sample_id"]):
@@ -77,7 +79,7 @@ def _fill(home: Home, key: pd.DataFrame, records: dict, annotator: str, guide=Tr
         for name, value in scores.items():
             frame.loc[i, name] = str(value)
         frame.loc[i, "notes"] = note
-    path = home.root / "returns" / template.name
+    path = home.root / "returns" / batch / template.name
     path.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(path, index=False, quoting=csv.QUOTE_MINIMAL)
     return path
@@ -102,7 +104,8 @@ def test_a_file_filled_as_the_guide_says_is_accepted(packets, monkeypatch, capsy
     monkeypatch.setenv("RATERLAB_HOME", str(home.root))
     monkeypatch.setenv("RATERLAB_STUDIES", str(STUDIES))
     assert main(["validate", str(path), "--study", "empathy"]) == 0
-    assert "would be accepted" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "would be accepted" in out and "0 error(s), 0 warning(s)" in out
     with warehouse.connect(home.warehouse) as con:
         result = ingest_file(study, path, home, con)
         stored = con.execute(
@@ -113,19 +116,33 @@ def test_a_file_filled_as_the_guide_says_is_accepted(packets, monkeypatch, capsy
 
 
 def test_the_guides_edge_cases_are_warnings(packets, monkeypatch, capsys) -> None:
+    """Every 3 on every dimension: each edge case the guide fixes is a warning, never an error."""
     _, home, key, records = packets
-    path = _fill(home, key, records, "ann_hale", guide=False)
     monkeypatch.setenv("RATERLAB_HOME", str(home.root))
     monkeypatch.setenv("RATERLAB_STUDIES", str(STUDIES))
-    assert main(["validate", str(path), "--study", "empathy"]) == 0  # warnings never reject
-    out = capsys.readouterr().out
-    pilot = set(key.loc[(key["annotator_id"] == "ann_hale") & (key["round"] == "pilot"), "item_id"])
-    shown = [records[i] for i in pilot]
-    if any(r["reply_language"] != "en" for r in shown):
-        assert "a reply in the wrong language scores 1 on every dimension" in out
-    if any(r["reply"] in ("I understand.", "I see.", "I hear you.") for r in shown):
-        assert 'a reply that only says "I understand"' in out
-    assert "an empty reply scores 1 on every dimension" in out
+    cases = {
+        "empty": lambda r: not r["reply"].strip(),
+        "wrong language": lambda r: r["reply_language"] != "en",
+        "I understand": lambda r: r["reply"] in ("I understand.", "I see.", "I hear you."),
+    }
+    messages = {
+        "empty": "an empty reply scores 1 on every dimension",
+        "wrong language": "a reply in the wrong language scores 1 on every dimension",
+        "I understand": 'a reply that only says "I understand"',
+    }
+    seen = set()
+    items = key[key["kind"] == "item"]
+    for (annotator, batch), rows in items.groupby(["annotator_id", "batch"]):
+        present = {c for c, test in cases.items() if any(test(records[i]) for i in rows["item_id"])}
+        if not present - seen:
+            continue
+        path = _fill(home, key, records, annotator, guide=False, batch=batch)
+        assert main(["validate", str(path), "--study", "empathy"]) == 0  # warnings never reject
+        out = capsys.readouterr().out
+        for case in present:
+            assert messages[case] in out, (case, annotator, batch)
+        seen |= present
+    assert seen == set(cases)
 
 
 def test_time_column_may_be_added_and_old_names_are_refused(packets, monkeypatch, capsys) -> None:
