@@ -12,8 +12,8 @@ with ``;``, objects stay JSON text.
 Rejected with one sentence that says what the file is and what to do: an empty file, an
 Excel workbook not named .xlsx, another binary file, a NUL byte anywhere, text that is not
 UTF-8 (a legacy Windows encoding is named as such), a header without rows, a file delimited
-by something other than commas, a malformed CSV or JSONL line. Whatever else goes wrong while reading
-is still one :class:`UnreadableFile`, so one bad file never stops the others.
+by something other than commas, a malformed CSV or JSONL line. Whatever else goes wrong while
+reading is still one :class:`UnreadableFile`, so one bad file never stops the others.
 """
 
 from __future__ import annotations
