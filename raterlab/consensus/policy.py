@@ -99,7 +99,8 @@ def _groups(ratings: pd.DataFrame) -> pd.DataFrame:
             "low": [low[k] for k in keys],
         },
         columns=["task", "item_id", "field", "values", "low"],
-    )
+        dtype=object,
+    ).astype({"low": bool})
 
 
 def _agreement(spec, values: list[str]) -> float:

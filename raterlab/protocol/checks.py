@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from raterlab.protocol.fields import BinaryField, TextField
+from raterlab.protocol.fields import BinaryField, LikertField, TextField
 from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import BUILTIN_SLICES, RECORD_KEYS, Study, Task
 
@@ -32,6 +32,7 @@ def check_study(study: Study) -> list[Problem]:
         *_check_thresholds(study),
         *_check_edge_cases(study),
         *_check_exports(study),
+        *_check_comparison(study),
     ]
 
 
@@ -160,3 +161,25 @@ def _check_exports(study: Study) -> Iterator[Problem]:
         if name not in FORMATS:
             known = ", ".join(sorted(FORMATS))
             yield f"exports[{i}]", f"unknown export format {name!r} (known: {known})"
+
+
+def _check_comparison(study: Study) -> Iterator[Problem]:
+    comparison = study.comparison
+    if comparison is None:
+        return
+    keys = study.item_keys() | {"task", "tier"}
+    named = [("by", comparison.by)]
+    named += [("pair", comparison.pair)] if comparison.pair else []
+    named += [(f"slices[{i}]", key) for i, key in enumerate(comparison.slices)]
+    for where, key in named:
+        if key not in keys:
+            yield f"comparison.{where}", f"refers to unknown item key {key!r}"
+    numeric = {
+        name
+        for task in study.tasks.values()
+        for name in task.rating_fields
+        if isinstance(task.fields[name], BinaryField | LikertField)
+    }
+    for i, name in enumerate(comparison.fields or []):
+        if name not in numeric:
+            yield f"comparison.fields[{i}]", f"{name!r} is not a binary or Likert rating field"
