@@ -75,7 +75,7 @@ def test_paired_ab_per_category_with_holm():
 
 def test_means_per_level_and_slice():
     s = study(by="condition", baseline="B", pair="prompt_id", slices=["category"])
-    items, consensus, ratings = paired_data()
+    items, consensus, _ = paired_data()
     means = condition_means(s, unit_values(s, consensus, items))
     row = means[(means["slice"] == "category=sec") & (means["level"] == "A")].iloc[0]
     b = means[(means["slice"] == "category=sec") & (means["level"] == "B")].iloc[0]
