@@ -3,6 +3,7 @@
 import dagster as dg
 
 from assets.agreement import agreement_assets
+from assets.comparison import comparison_assets
 from assets.consensus import consensus_assets
 from assets.design import design_assets
 from assets.ingest import ingest_assets
@@ -24,6 +25,7 @@ defs = dg.Definitions(
         *agreement_assets,
         *quality_assets,
         *consensus_assets,
+        *comparison_assets,
     ],
     asset_checks=[
         *design_checks,
