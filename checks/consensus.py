@@ -9,6 +9,7 @@ from raterlab.adjudication.packets import read_adjudication_key
 from raterlab.adjudication.queue import OPEN_STATES, backlog, build_queue
 from raterlab.consensus.inputs import load_tables, read_table
 from raterlab.contract import validate_gold
+from raterlab.warehouse import replace_study_rows
 from resources import Raterlab
 
 
@@ -22,7 +23,8 @@ def gold_table_contract(
 ) -> dg.AssetCheckResult:
     """Great Expectations suite on gold.consensus and gold.items: statuses allowed, one row per
     item and field, a value for every resolved field, values inside each field's domain,
-    counts consistent with the ratings and the assignment. Data Docs in
+    counts consistent with the ratings and the assignment. The results are kept in
+    ``staging.gold_contract`` for the study report; Data Docs in
     ``reports/<study>/gold_contract/``."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse(read_only=True) as con:
@@ -35,6 +37,8 @@ def gold_table_contract(
     shown = result.results[
         ["table", "expectation", "column", "condition", "success", "unexpected_count", "examples"]
     ]
+    with raterlab.warehouse() as con:
+        replace_study_rows(con, "staging.gold_contract", study.name, shown)
     return dg.AssetCheckResult(
         passed=result.success,
         metadata={

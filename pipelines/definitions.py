@@ -8,6 +8,7 @@ from assets.consensus import consensus_assets
 from assets.design import design_assets
 from assets.ingest import ingest_assets
 from assets.quality import quality_assets
+from assets.report import report_assets
 from checks.agreement import agreement_checks
 from checks.consensus import consensus_checks
 from checks.design import design_checks
@@ -26,6 +27,7 @@ defs = dg.Definitions(
         *quality_assets,
         *consensus_assets,
         *comparison_assets,
+        *report_assets,
     ],
     asset_checks=[
         *design_checks,
