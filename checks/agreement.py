@@ -4,10 +4,11 @@ import dagster as dg
 
 from assets.agreement import agreement, pilot_agreement
 from assets.design import _study_frame
+from assets.partitions import study_partitions
 from resources import Raterlab
 
 
-@dg.asset_check(asset=pilot_agreement, blocking=True)
+@dg.asset_check(asset=pilot_agreement, partitions_def=study_partitions, blocking=True)
 def pilot_gate(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
     """The main round goes out only when the pilot is complete and its agreement clears the
     study's gate. Until then this check fails as a warning (a held-back main round is the
@@ -24,7 +25,7 @@ def pilot_gate(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg
     )
 
 
-@dg.asset_check(asset=agreement)
+@dg.asset_check(asset=agreement, partitions_def=study_partitions)
 def agreement_thresholds(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:

@@ -5,6 +5,7 @@ import dagster as dg
 import pandas as pd
 
 from assets.consensus import adjudications, consensus
+from assets.partitions import study_partitions
 from raterlab.adjudication.packets import read_adjudication_key
 from raterlab.adjudication.queue import OPEN_STATES, backlog, build_queue
 from raterlab.consensus.inputs import load_tables, read_table
@@ -17,7 +18,7 @@ def _md(frame: pd.DataFrame) -> dg.MetadataValue:
     return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
 
 
-@dg.asset_check(asset=consensus, blocking=True)
+@dg.asset_check(asset=consensus, partitions_def=study_partitions, blocking=True)
 def gold_table_contract(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -50,7 +51,7 @@ def gold_table_contract(
     )
 
 
-@dg.asset_check(asset=consensus)
+@dg.asset_check(asset=consensus, partitions_def=study_partitions)
 def unresolved_consensus(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -78,7 +79,7 @@ def unresolved_consensus(
     )
 
 
-@dg.asset_check(asset=adjudications)
+@dg.asset_check(asset=adjudications, partitions_def=study_partitions)
 def adjudication_backlog(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:

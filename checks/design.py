@@ -4,6 +4,7 @@ its assigned rows; no packet file holds a hidden value."""
 import dagster as dg
 
 from assets.design import _generations, _study_frame, assignments, main_packets, pilot_packets
+from assets.partitions import study_partitions
 from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
 from resources import Raterlab
 
@@ -17,7 +18,7 @@ def _result(problems: list[str], numbers: dict) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not problems, metadata=metadata)
 
 
-@dg.asset_check(asset=assignments, blocking=True)
+@dg.asset_check(asset=assignments, partitions_def=study_partitions, blocking=True)
 def assignment_matches_design(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -29,7 +30,12 @@ def assignment_matches_design(
 
 
 def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.AssetChecksDefinition]:
-    @dg.asset_check(asset=packets, name="packets_match_assignment", blocking=True)
+    @dg.asset_check(
+        asset=packets,
+        partitions_def=study_partitions,
+        name="packets_match_assignment",
+        blocking=True,
+    )
     def _match(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
         """Every assigned row is in exactly its own packet, once; no packet holds another row."""
         study = context.partition_key
@@ -39,7 +45,12 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
             *verify_packets(key[key["round"] == round_name], files, raterlab.paths.outbox)
         )
 
-    @dg.asset_check(asset=packets, name="no_hidden_values_in_packets", blocking=True)
+    @dg.asset_check(
+        asset=packets,
+        partitions_def=study_partitions,
+        name="no_hidden_values_in_packets",
+        blocking=True,
+    )
     def _leaks(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
         """Scan the written files for hidden values, hidden keys and source item ids."""
         study = raterlab.study(context.partition_key)
