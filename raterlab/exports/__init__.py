@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from raterlab.exports.bundle import ExportBundle, load_bundle
+from raterlab.exports.comparison import comparison_files
 from raterlab.exports.formats import gold_tier_jsonl, labeler_files, parquet_tables, study_json
 from raterlab.protocol import Study
 
@@ -28,6 +29,7 @@ FORMATS: dict[str, Exporter] = {
     "study_json": study_json,
     "labeler_files": labeler_files,
     "gold_tier_jsonl": gold_tier_jsonl,
+    "condition_comparison": comparison_files,
 }
 
 

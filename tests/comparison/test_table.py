@@ -118,3 +118,25 @@ def test_bad_declaration_names_its_path(comparison, where):
     with pytest.raises(StudyError) as error:
         study(**comparison)
     assert where in str(error.value)
+
+
+def test_export_format_writes_the_tables_and_plot(tmp_path):
+    from raterlab.exports import FORMATS, ExportBundle
+
+    s = study(by="condition", baseline="B", pair="prompt_id", slices=["category"])
+    items, consensus, ratings = paired_data()
+    labels = ratings.assign(
+        value=ratings["value_num"].astype(int).astype(str), kind="item", copy=0, round="main"
+    )
+    bundle = ExportBundle(s, items, consensus, pd.DataFrame(), labels)
+    files = FORMATS["condition_comparison"](bundle, tmp_path)
+    assert [f.name for f in files] == [
+        "condition_comparison.csv",
+        "condition_means.csv",
+        "condition_comparison.png",
+    ]
+    exported = pd.read_csv(files[0])
+    expected = condition_comparison(s, unit_values(s, consensus, items), ratings)
+    assert list(exported.columns) == list(expected.columns)
+    np.testing.assert_allclose(exported["mean_diff"], expected["mean_diff"])
+    assert files[2].read_bytes().startswith(b"\x89PNG")

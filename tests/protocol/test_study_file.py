@@ -115,7 +115,7 @@ BROKEN = [
         _set("exports", ["study_jsn"]),
         (
             "exports[0]",
-            "unknown export format 'study_jsn' (known: gold_tier_jsonl, labeler_files, study_json)",
+            "unknown export format 'study_jsn' (known: condition_comparison, gold_tier_jsonl, labeler_files, study_json)",
         ),
     ),
     (
