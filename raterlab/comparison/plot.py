@@ -22,7 +22,7 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
         return None
     panels = list(rows.groupby(["task", "field"], sort=True))
     heights = [max(1.2, 0.28 * len(part) + 0.6) for _, part in panels]
-    fig = Figure(figsize=(8, sum(heights) + 0.8))
+    fig = Figure(figsize=(8, sum(heights) + 0.8), layout="constrained")
     axes = fig.subplots(len(panels), 1, squeeze=False, height_ratios=heights)[:, 0]
     several_tasks = rows["task"].nunique() > 1
     for ax, ((task, field), part) in zip(axes, panels, strict=True):
@@ -52,7 +52,6 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
         ax.grid(axis="x", alpha=0.3)
     axes[-1].set_xlabel("mean difference, 95% bootstrap interval (dark: p < 0.05, Holm)")
     fig.suptitle(f"{title}: differences per condition", fontsize=10)
-    fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     return path

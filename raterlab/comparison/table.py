@@ -8,7 +8,9 @@ the rater-adjusted estimate uses the raw counting ratings instead.
 Contrasts: every value against the baseline; without a baseline, two values are compared
 first against second (in sorted order) and more than two each against the others pooled
 (``reference = 'rest'``). Each contrast is computed on all units (slice ``all``) and per value
-of each slice key (``key=value``); the per-slice p-values of one key form a Holm family.
+of each slice key (``key=value``; values without a pair or unit on both sides are left out);
+the per-slice p-values of one key form a Holm family. With ``pair``, the rater-adjusted
+estimate uses the ratings of complete pairs only, like the paired tests.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ COMPARISON = (
     Column("slice", "VARCHAR", "`all`, or `key=value` for a value of a `comparison.slices` key."),
     Column("paired", "BOOLEAN", "Units paired by `comparison.pair` (e.g. the same prompt)."),
     Column("n_units", "INTEGER", "Pairs (paired) or items of both groups (unpaired)."),
-    Column("mean_level", "DOUBLE", "Mean consensus value of the level's units."),
-    Column("mean_reference", "DOUBLE", "Mean consensus value of the reference's units."),
+    Column("mean_level", "DOUBLE", "Mean consensus value of the level (over complete pairs)."),
+    Column("mean_reference", "DOUBLE", "Mean consensus value of the reference (idem)."),
     Column("mean_diff", "DOUBLE", "Mean difference level - reference (of pair differences)."),
     Column("mean_diff_low", "DOUBLE", "95% percentile bootstrap interval of `mean_diff`."),
     Column("mean_diff_high", "DOUBLE", "Upper end of that interval."),
@@ -160,6 +162,8 @@ def condition_comparison(study: Study, units: pd.DataFrame, ratings: pd.DataFram
             for label, key, mask in _slices(study, group):
                 part = group[mask]
                 row = _contrast(study, part, raw, level, reference, rng)
+                if row["n_units"] == 0:
+                    continue
                 rows.append(
                     {
                         "task": task,
@@ -197,7 +201,12 @@ def _contrast(
     if pair:
         a = first.groupby(pair)["value"].mean()
         b = second.groupby(pair)["value"].mean()
-        d = (a - b).dropna().to_numpy()
+        differences = (a - b).dropna()
+        d = differences.to_numpy()
+        is_level &= units[pair].isin(differences.index)
+        is_reference &= units[pair].isin(differences.index)
+        row["mean_level"] = a[differences.index].mean()
+        row["mean_reference"] = b[differences.index].mean()
         signed = stats.wilcoxon_signed_rank(d)
         boot = stats.bootstrap_paired(d, rng)
         n = len(d)

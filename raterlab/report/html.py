@@ -24,6 +24,7 @@ h3 { margin-top: 1.4em; }
 nav ol { columns: 2; }
 table { border-collapse: collapse; margin: .6em 0 1em; font-size: .88em; }
 th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top; }
+td { white-space: nowrap; } td.text { white-space: normal; min-width: 18em; }
 th { background: #eef3f8; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.flag td { background: #fdecea; }
@@ -35,6 +36,10 @@ img { max-width: 100%; border: 1px solid #e1e4e8; margin: .5em 0; }
 .note { color: #57606a; font-size: .9em; }
 .disclosure { background: #fff8e1; border-left: 4px solid #d4a017; padding: .5em 1em; }
 """
+
+
+LONG = 40
+"""Cells longer than this wrap; shorter ones (numbers, names, intervals) stay on one line."""
 
 
 @dataclass
@@ -89,9 +94,8 @@ def table(frame: pd.DataFrame, flag: pd.Series | None = None, empty: str = "none
         cells = []
         for value in values:
             text, numeric = _cell(value)
-            cells.append(
-                f'<td class="num">{esc(text)}</td>' if numeric else f"<td>{esc(text)}</td>"
-            )
+            css = "num" if numeric else ("text" if len(text) > LONG else "")
+            cells.append(f'<td class="{css}">{esc(text)}</td>' if css else f"<td>{esc(text)}</td>")
         rows.append(
             f'<tr class="flag">{"".join(cells)}</tr>' if flagged else f"<tr>{''.join(cells)}</tr>"
         )

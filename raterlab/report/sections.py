@@ -52,6 +52,15 @@ def _count(frame: pd.DataFrame, by: list[str], name: str = "n") -> pd.DataFrame:
     return frame.groupby(by, dropna=False).size().rename(name).reset_index()
 
 
+def _pivot_count(frame: pd.DataFrame, index: list[str], columns: str, values: str) -> pd.DataFrame:
+    """Rows of ``frame`` counted per ``index`` (rows) and ``columns`` (one column per value)."""
+    wide = frame.pivot_table(
+        index=index, columns=columns, values=values, aggfunc="count", fill_value=0
+    ).reset_index()
+    wide.columns = [str(c) for c in wide.columns]
+    return wide
+
+
 def _fmt(value: float, signed: bool = False) -> str:
     if pd.isna(value):
         return "n/a"
@@ -95,6 +104,15 @@ def answer(inputs: ReportInputs) -> Section:
     """The study's question answered first: the comparison on all items, in words."""
     section = Section("The answer", "answer")
     study = inputs.study
+    gate = inputs.get("staging.pilot_gate")
+    if len(gate) and not bool(gate["passed"].iloc[0]):
+        section.add(
+            paragraph(
+                f"The main round is held back ({gate['message'].iloc[0]}): the numbers below "
+                "come from the pilot only.",
+                "held",
+            )
+        )
     if study.comparison is None:
         return section.add(paragraph("The study declares no comparison (`comparison:`).", "note"))
     comparison = inputs.get("gold.condition_comparison")
@@ -113,14 +131,13 @@ def answer(inputs: ReportInputs) -> Section:
         return section.add(paragraph("No consensus values to compare yet.", "lead"))
     shown = overall.sort_values("p_value", na_position="last").head(6)
     sentences = [paragraph(contrast_sentence(study, row), "lead") for _, row in shown.iterrows()]
+    note = "p-values are per contrast, not corrected across fields or values."
     if len(overall) > len(shown):
-        sentences.append(
-            paragraph(
-                f"The {len(shown)} contrasts with the smallest p-values of {len(overall)}; "
-                "all are in the results section.",
-                "note",
-            )
+        note = (
+            f"The {len(shown)} contrasts with the smallest p-values of {len(overall)}; all "
+            f"are in the results section. {note}"
         )
+    sentences.append(paragraph(note, "note"))
     return section.add(*sentences)
 
 
@@ -274,7 +291,8 @@ def adjudication(inputs: ReportInputs) -> Section:
     decisions = inputs.get("gold.adjudications")
     if len(decisions):
         section.add(
-            heading("Decisions"), table(_count(decisions, ["task", "field", "value"], "decisions"))
+            heading("Decisions: how many took each value"),
+            table(_pivot_count(decisions, ["task", "field"], "value", "item_id")),
         )
     return section
 
@@ -284,11 +302,7 @@ def consensus(inputs: ReportInputs) -> Section:
     rows = inputs.get("gold.consensus")
     if rows.empty:
         return section.add(paragraph("No consensus yet.", "note"))
-    statuses = rows.pivot_table(
-        index=["task", "field"], columns="status", values="item_id", aggfunc="count", fill_value=0
-    )
-    statuses = statuses.reset_index()
-    statuses.columns = [str(c) for c in statuses.columns]
+    statuses = _pivot_count(rows, ["task", "field"], "status", "item_id")
     policy = inputs.study.consensus
     kept = "kept" if policy.unresolved == "keep" else "excluded"
     return section.add(
@@ -302,6 +316,8 @@ def consensus(inputs: ReportInputs) -> Section:
 def _interval(value: float, low: float, high: float, signed: bool = False) -> str:
     if pd.isna(value):
         return ""
+    if pd.isna(low) or pd.isna(high):
+        return _fmt(value, signed)
     return f"{_fmt(value, signed)} [{_fmt(low, signed)}, {_fmt(high, signed)}]"
 
 
@@ -324,7 +340,6 @@ def readable_comparison(study: Study, comparison: pd.DataFrame) -> pd.DataFrame:
                     c["median_diff"], c["median_diff_low"], c["median_diff_high"], strict=True
                 )
             ],
-            "test": c["test"].str.replace("_", " "),
             "p": c["p_value"],
             "p (Holm)": c["p_holm"],
             "sign test p": c["sign_test_p"],
@@ -367,8 +382,13 @@ def results(inputs: ReportInputs) -> Section:
             heading("Differences"),
             table(readable_comparison(study, comparison), flag=comparison["p_holm"] < 0.05),
             paragraph(
-                "Shaded: p < 0.05 (Holm-corrected within each slice key; the 'all' row is not "
-                "corrected). Intervals are 95% percentile bootstrap intervals over "
+                (
+                    "p: Wilcoxon signed-rank test on the pair differences; sign test beside it. "
+                    if c.pair
+                    else "p: Mann-Whitney U test. "
+                )
+                + "Shaded: p < 0.05 (Holm-corrected within each slice key; the 'all' row is "
+                "not corrected). Intervals are 95% percentile bootstrap intervals over "
                 + (f"{c.pair} pairs." if c.pair else "items."),
                 "note",
             ),
