@@ -27,13 +27,20 @@ from raterlab.protocol import BinaryField, LikertField, Study
 ALL = "all"
 REST = "rest"
 
-MEANS = (
+_KEYS = (
     Column("study", "VARCHAR", "Study name."),
     Column("task", "VARCHAR", "Task of the items."),
     Column("field", "VARCHAR", "Binary or Likert rating field (consensus value)."),
     Column("by", "VARCHAR", "The compared item key (`comparison.by`)."),
+)
+_SLICE = Column(
+    "slice", "VARCHAR", "`all`, or `key=value` for a value of a `comparison.slices` key."
+)
+
+MEANS = (
+    *_KEYS,
     Column("level", "VARCHAR", "A value of that key (a condition, system, model...)."),
-    Column("slice", "VARCHAR", "`all`, or `key=value` for a value of a `comparison.slices` key."),
+    _SLICE,
     Column("n_units", "INTEGER", "Items with a consensus value."),
     Column("mean", "DOUBLE", "Mean consensus value (a share of 1s for binary fields)."),
     Column("ci_low", "DOUBLE", "95% percentile bootstrap interval of the mean, over items."),
@@ -41,13 +48,10 @@ MEANS = (
 )
 
 COMPARISON = (
-    Column("study", "VARCHAR", "Study name."),
-    Column("task", "VARCHAR", "Task of the items."),
-    Column("field", "VARCHAR", "Binary or Likert rating field (consensus value)."),
-    Column("by", "VARCHAR", "The compared item key (`comparison.by`)."),
+    *_KEYS,
     Column("level", "VARCHAR", "The value compared (e.g. `A`)."),
     Column("reference", "VARCHAR", "What it is compared with: the baseline, or `rest`."),
-    Column("slice", "VARCHAR", "`all`, or `key=value` for a value of a `comparison.slices` key."),
+    _SLICE,
     Column("paired", "BOOLEAN", "Units paired by `comparison.pair` (e.g. the same prompt)."),
     Column("n_units", "INTEGER", "Pairs (paired) or items of both groups (unpaired)."),
     Column("mean_level", "DOUBLE", "Mean consensus value of the level (over complete pairs)."),
