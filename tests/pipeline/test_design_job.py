@@ -36,6 +36,8 @@ def test_in_process_materialization_of_a_bundled_study(tmp_path: Path, monkeypat
         for e in result.get_asset_check_evaluations()
     }
     assert checks[("pilot_agreement", "pilot_gate")] is False
+    # Checks are partitioned: each evaluation belongs to the study it ran for.
+    assert {e.partition for e in result.get_asset_check_evaluations()} == {"correctness_ab"}
     assert checks[("assignments", "assignment_matches_design")] is True
     assert checks[("pilot_packets", "packets_match_assignment")] is True
     assert checks[("pilot_packets", "no_hidden_values_in_packets")] is True
@@ -59,7 +61,9 @@ def test_in_process_materialization_of_a_bundled_study(tmp_path: Path, monkeypat
         if e.event_type_value == "ASSET_OBSERVATION"
     ]
     assert held == ["pilot incomplete: 0 of 40 ratings returned"]
-    assert "condition_comparison" in materialized
+    assert {"consensus", "condition_comparison", "report"} <= materialized
+    report = tmp_path / "home" / "reports" / "correctness_ab" / "index.html"
+    assert "No consensus values to compare yet." in report.read_text(encoding="utf-8")
     con = duckdb.connect(str(tmp_path / "home" / "warehouse.duckdb"), read_only=True)
     n_items = con.execute("SELECT count(*) FROM raw.generations WHERE role = 'item'").fetchone()
     assert n_items == (100,)
