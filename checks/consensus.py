@@ -18,6 +18,13 @@ def _md(frame: pd.DataFrame) -> dg.MetadataValue:
     return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
 
 
+def _row_condition(condition) -> str:
+    """The rows an expectation applies to, as its filter text ('' for every row)."""
+    if isinstance(condition, dict):
+        return str(condition.get("pass_through_filter", condition))
+    return "" if condition in (None, "") else str(condition)
+
+
 @dg.asset_check(asset=consensus, partitions_def=study_partitions, blocking=True)
 def gold_table_contract(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
@@ -38,6 +45,10 @@ def gold_table_contract(
     shown = result.results[
         ["table", "expectation", "column", "condition", "success", "unexpected_count", "examples"]
     ]
+    shown = shown.assign(
+        condition=shown["condition"].map(_row_condition),
+        unexpected_count=shown["unexpected_count"].astype("Int64"),
+    )
     with raterlab.warehouse() as con:
         replace_study_rows(con, "staging.gold_contract", study.name, shown)
     return dg.AssetCheckResult(
