@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from raterlab.comparison.table import ALL as COMPARISON_ALL
+from raterlab.comparison.table import REST
 from raterlab.protocol import Study
 from raterlab.quality import flag_summary
 from raterlab.report.html import Section, heading, image, paragraph, table
@@ -68,35 +69,40 @@ def _fmt(value: float, signed: bool = False) -> str:
 
 
 def _p(value: float) -> str:
-    return "n/a" if pd.isna(value) else ("< 0.001" if value < 0.001 else f"{value:.3f}")
+    """``= 0.041``, ``< 0.001`` or ``= n/a``, to follow a ``p``."""
+    if pd.isna(value):
+        return "= n/a"
+    return "< 0.001" if value < 0.001 else f"= {value:.3f}"
 
 
 def contrast_sentence(study: Study, row: pd.Series) -> str:
     """One contrast of ``gold.condition_comparison`` in words."""
     unit = f"{study.comparison.pair} pairs" if row["paired"] else "items"
     name = f"{row['task']}.{row['field']}" if len(study.tasks) > 1 else row["field"]
+    reference = row["reference"]
+    if reference == REST:
+        reference = f"the other {study.comparison.by} values"
     text = (
-        f"{name}: {row['level']} - {row['reference']} = "
+        f"{name}: {row['level']} - {reference} = "
         f"{_fmt(row['mean_diff'], True)} on average (95% CI {_fmt(row['mean_diff_low'], True)} "
         f"to {_fmt(row['mean_diff_high'], True)}; median {_fmt(row['median_diff'], True)}) over "
         f"{int(row['n_units'])} {unit}. "
     )
     if row["paired"]:
         text += (
-            f"Wilcoxon signed-rank p = {_p(row['p_value'])}, sign test p = "
+            f"Wilcoxon signed-rank p {_p(row['p_value'])}, sign test p "
             f"{_p(row['sign_test_p'])}, rank-biserial r = {_fmt(row['rank_biserial'])}. "
             f"{row['level']} wins {row['win_share']:.0%}, ties {row['tie_share']:.0%} and "
             f"loses {row['loss_share']:.0%} of the pairs. "
         )
     else:
         text += (
-            f"Mann-Whitney p = {_p(row['p_value'])}, rank-biserial r = "
-            f"{_fmt(row['rank_biserial'])}. "
+            f"Mann-Whitney p {_p(row['p_value'])}, rank-biserial r = {_fmt(row['rank_biserial'])}. "
         )
     return text + (
         f"Adjusted for raters (fixed effects, SE clustered by "
         f"{study.comparison.pair or 'item'}): {_fmt(row['adjusted_diff'], True)} "
-        f"(SE {_fmt(row['adjusted_se'])}, p = {_p(row['adjusted_p'])})."
+        f"(SE {_fmt(row['adjusted_se'])}, p {_p(row['adjusted_p'])})."
     )
 
 
