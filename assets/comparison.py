@@ -11,26 +11,8 @@ from raterlab.comparison.plot import comparison_plot
 from raterlab.comparison.store import write_comparison
 from raterlab.comparison.table import ALL, unit_values
 from raterlab.consensus.inputs import counting_ratings, read_table
+from raterlab.report.sections import readable_comparison
 from resources import Raterlab
-
-HEADLINE = [
-    "task",
-    "field",
-    "level",
-    "reference",
-    "n_units",
-    "mean_diff",
-    "mean_diff_low",
-    "mean_diff_high",
-    "median_diff",
-    "p_value",
-    "rank_biserial",
-    "win_share",
-    "tie_share",
-    "loss_share",
-    "adjusted_diff",
-    "adjusted_p",
-]
 
 
 @dg.asset(
@@ -82,7 +64,10 @@ def condition_comparison_asset(
             "compared": f"{study.comparison.by}"
             + (f" (paired by {study.comparison.pair})" if study.comparison.pair else ""),
             "rows": len(table),
-            "result": table_md(overall[HEADLINE], "no consensus values to compare yet"),
+            "result": table_md(
+                readable_comparison(study, overall) if len(overall) else overall,
+                "no two values with consensus values to compare yet",
+            ),
             "means": table_md(means[means["slice"] == ALL], "no consensus values yet"),
             "plot": image_md(plot) if plot else "nothing to plot yet",
         }

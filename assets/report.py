@@ -1,5 +1,7 @@
 """The study report at the end of the graph: ``reports/<study>/index.html``."""
 
+import os
+
 import dagster as dg
 
 from assets.agreement import agreement
@@ -28,16 +30,21 @@ def report(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Material
     with raterlab.warehouse(read_only=True) as con:
         path = write_report(con, study, raterlab.paths.reports)
         comparison = read_table(con, "gold.condition_comparison", study.name)
-    answer = "no comparison yet"
+    answer = "the study declares no comparison"
+    if study.comparison is not None:
+        answer = f"no two values of {study.comparison.by} with consensus values to compare yet"
     if study.comparison is not None and comparison is not None:
         overall = comparison[(comparison["slice"] == ALL) & comparison["mean_diff"].notna()]
         overall = overall.sort_values("p_value", na_position="last").head(6)
-        answer = "\n".join(f"- {contrast_sentence(study, row)}" for _, row in overall.iterrows())
+        lines = [f"- {contrast_sentence(study, row)}" for _, row in overall.iterrows()]
+        answer = "\n".join(lines) or answer
+    served = os.environ.get("RATERLAB_REPORTS_URL")
+    url = f"{served.rstrip('/')}/{study.name}/index.html" if served else path.as_uri()
     return dg.MaterializeResult(
         metadata={
-            "open_report": dg.MetadataValue.url(path.as_uri()),
+            "open_report": dg.MetadataValue.url(url),
             "path": dg.MetadataValue.path(str(path)),
-            "answer": dg.MetadataValue.md(answer or "nothing to compare yet"),
+            "answer": dg.MetadataValue.md(answer),
         }
     )
 

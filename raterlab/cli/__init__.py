@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import adjudicate, agree, ingest, simulate, study
+from raterlab.cli import adjudicate, agree, ingest, report, simulate, study
 
-SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate)
+SUBCOMMANDS = (study, simulate, ingest, agree, adjudicate, report)
 
 
 def build_parser() -> argparse.ArgumentParser:
