@@ -114,8 +114,8 @@ def answer(inputs: ReportInputs) -> Section:
     if len(gate) and not bool(gate["passed"].iloc[0]):
         section.add(
             paragraph(
-                f"The main round is held back ({gate['message'].iloc[0]}): the numbers below "
-                "come from the pilot only.",
+                f"The main round has not gone out ({gate['message'].iloc[0]}); the numbers "
+                "below come from the pilot only.",
                 "held",
             )
         )
@@ -489,8 +489,8 @@ def disclosures(inputs: ReportInputs) -> Section:
     if len(state) and not bool(state["passed"].iloc[0]):
         notes.append(
             paragraph(
-                f"The main round has not gone out: {state['message'].iloc[0]}. "
-                "Every number above is from the pilot.",
+                f"The main round has not gone out ({state['message'].iloc[0]}): every number "
+                "above is from the pilot.",
                 "disclosure",
             )
         )

@@ -63,7 +63,7 @@ def test_the_answer_and_the_disclosures(reports):
     assert "correctness: A - B = " in ab and "prompt_id pairs" in ab and "Wilcoxon" in ab
     gold = reports["gold_tiers"].read_text(encoding="utf-8")
     assert "5% noise floor" in gold
-    assert "The main round has not gone out: pilot incomplete: 3 of 40" in gold
+    assert "The main round has not gone out (pilot incomplete: 3 of 40)" in gold
     rag = reports["rag_triplet"].read_text(encoding="utf-8")
     assert "Only one value of system has consensus values" in rag
 
