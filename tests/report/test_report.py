@@ -75,3 +75,14 @@ def test_a_study_with_nothing_yet(tmp_path):
     assert sections(html)[: len(SECTIONS) - 2] == list(SECTIONS[:-2])
     assert "No consensus values to compare yet." in html
     assert "<img" not in html
+
+
+def test_cli_writes_a_report(tmp_path, monkeypatch, capsys):
+    from raterlab.cli import main
+
+    monkeypatch.setenv("RATERLAB_HOME", str(tmp_path))
+    duckdb.connect(str(tmp_path / "warehouse.duckdb")).close()
+    assert main(["report", "write", "correctness_ab"]) == 0
+    page = tmp_path / "reports" / "correctness_ab" / "index.html"
+    assert str(page) in capsys.readouterr().out
+    assert sections(page.read_text(encoding="utf-8"))[0] == "The answer"
