@@ -5,6 +5,7 @@ import pandas as pd
 
 from assets.design import _generations, _optional_frame, _study_frame, _write
 from assets.ingest import labels
+from assets.metadata import image_md
 from assets.partitions import study_partitions
 from raterlab import warehouse as wh
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
@@ -115,6 +116,7 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
             "rows": len(table),
             "ratings": len(rows),
             "plot": dg.MetadataValue.path(str(plot)) if plot else "no ratings yet",
+            "forest_plot": image_md(plot) if plot else "no ratings yet",
             "overall": dg.MetadataValue.md(
                 shown.round(3).to_markdown(index=False) if len(shown) else "no ratings yet"
             ),

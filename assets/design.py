@@ -154,15 +154,22 @@ def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDef
         deps=[blinding_key, *([gate] if gate else [])],
         kinds={"csv"},
         description=description,
+        output_required=gate is None,
     )
-    def _packets(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+    def _packets(context: dg.AssetExecutionContext, raterlab: Raterlab):
         study = raterlab.study(context.partition_key)
+        if gate is not None and (held := _held_back(raterlab, study.name)):
+            context.log.info(f"{study.name}: {held}")
+            context.log_event(
+                dg.AssetObservation(asset_key=context.asset_key, metadata={"held_back": held})
+            )
+            return
         key = _study_frame(raterlab, "staging.blinding_key", study.name)
         key = key[in_round(key["round"], round_name)]
         outbox = raterlab.paths.outbox
         files = write_packets(study, key, _generations(raterlab, study.name), outbox)
         _write(raterlab, f"staging.{round_name}_packet_files", study.name, files)
-        return dg.MaterializeResult(
+        yield dg.MaterializeResult(
             metadata={
                 "packets": len(files[["annotator_id", "batch"]].drop_duplicates()),
                 "rows": int(files.loc[files["kind"] == "template", "n_rows"].sum()),
@@ -173,6 +180,14 @@ def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDef
     return _packets
 
 
+def _held_back(raterlab: Raterlab, study: str) -> str | None:
+    """Why the main round waits (the pilot gate's message), or ``None`` when it may go."""
+    gate = _study_frame(raterlab, "staging.pilot_gate", study)
+    if gate.empty:
+        return "main round held back: the pilot gate has not been evaluated yet"
+    return None if bool(gate["passed"].iloc[0]) else str(gate["message"].iloc[0])
+
+
 pilot_packets = _packets_asset(
     "pilot",
     "Pilot-round packets (every annotator, the pilot items, calibration first) in the outbox; "
@@ -181,7 +196,8 @@ pilot_packets = _packets_asset(
 main_packets = _packets_asset(
     "main",
     "Main-round packets in the outbox: one folder per annotator and batch. They wait for the "
-    "pilot gate (a blocking check on pilot_agreement).",
+    "pilot gate: while it is closed or the pilot incomplete, this asset is skipped (not "
+    "failed) and the reason is logged and recorded as an observation.",
     gate=dg.AssetKey("pilot_agreement"),
 )
 

@@ -5,10 +5,12 @@ import dagster as dg
 import pandas as pd
 
 from assets.consensus import adjudications, consensus
+from assets.partitions import study_partitions
 from raterlab.adjudication.packets import read_adjudication_key
 from raterlab.adjudication.queue import OPEN_STATES, backlog, build_queue
 from raterlab.consensus.inputs import load_tables, read_table
 from raterlab.contract import validate_gold
+from raterlab.warehouse import replace_study_rows
 from resources import Raterlab
 
 
@@ -16,13 +18,21 @@ def _md(frame: pd.DataFrame) -> dg.MetadataValue:
     return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
 
 
-@dg.asset_check(asset=consensus, blocking=True)
+def _row_condition(condition) -> str:
+    """The rows an expectation applies to, as its filter text ('' for every row)."""
+    if isinstance(condition, dict):
+        return str(condition.get("pass_through_filter", condition))
+    return "" if condition in (None, "") else str(condition)
+
+
+@dg.asset_check(asset=consensus, partitions_def=study_partitions, blocking=True)
 def gold_table_contract(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
     """Great Expectations suite on gold.consensus and gold.items: statuses allowed, one row per
     item and field, a value for every resolved field, values inside each field's domain,
-    counts consistent with the ratings and the assignment. Data Docs in
+    counts consistent with the ratings and the assignment. The results are kept in
+    ``staging.gold_contract`` for the study report; Data Docs in
     ``reports/<study>/gold_contract/``."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse(read_only=True) as con:
@@ -35,6 +45,12 @@ def gold_table_contract(
     shown = result.results[
         ["table", "expectation", "column", "condition", "success", "unexpected_count", "examples"]
     ]
+    shown = shown.assign(
+        condition=shown["condition"].map(_row_condition),
+        unexpected_count=shown["unexpected_count"].astype("Int64"),
+    )
+    with raterlab.warehouse() as con:
+        replace_study_rows(con, "staging.gold_contract", study.name, shown)
     return dg.AssetCheckResult(
         passed=result.success,
         metadata={
@@ -46,7 +62,7 @@ def gold_table_contract(
     )
 
 
-@dg.asset_check(asset=consensus)
+@dg.asset_check(asset=consensus, partitions_def=study_partitions)
 def unresolved_consensus(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -74,7 +90,7 @@ def unresolved_consensus(
     )
 
 
-@dg.asset_check(asset=adjudications)
+@dg.asset_check(asset=adjudications, partitions_def=study_partitions)
 def adjudication_backlog(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:

@@ -11,6 +11,7 @@ from assets.design import (
     pilot_packets,
     routed_items_asset,
 )
+from assets.partitions import study_partitions
 from raterlab.design.rounds import in_round
 from raterlab.design.shares import share_problems, tier_shares
 from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
@@ -26,7 +27,7 @@ def _result(problems: list[str], numbers: dict) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not problems, metadata=metadata)
 
 
-@dg.asset_check(asset=assignments, blocking=True)
+@dg.asset_check(asset=assignments, partitions_def=study_partitions, blocking=True)
 def assignment_matches_design(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -55,7 +56,12 @@ def routed_shares_near_targets(
 
 
 def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.AssetChecksDefinition]:
-    @dg.asset_check(asset=packets, name="packets_match_assignment", blocking=True)
+    @dg.asset_check(
+        asset=packets,
+        partitions_def=study_partitions,
+        name="packets_match_assignment",
+        blocking=True,
+    )
     def _match(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
         """Every assigned row is in exactly its own packet, once; no packet holds another row."""
         study = raterlab.study(context.partition_key)
@@ -65,7 +71,12 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
         outbox = raterlab.paths.outbox
         return _result(*verify_packets(own, files, outbox, study.packet.item_column))
 
-    @dg.asset_check(asset=packets, name="no_hidden_values_in_packets", blocking=True)
+    @dg.asset_check(
+        asset=packets,
+        partitions_def=study_partitions,
+        name="no_hidden_values_in_packets",
+        blocking=True,
+    )
     def _leaks(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
         """Scan the written files for hidden values, hidden keys and source item ids."""
         study = raterlab.study(context.partition_key)

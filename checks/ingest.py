@@ -5,11 +5,12 @@ import dagster as dg
 
 from assets.design import _study_frame
 from assets.ingest import labels, validated_annotations
+from assets.partitions import study_partitions
 from raterlab.ingest.audit import accepted_violations, coverage
 from resources import Raterlab
 
 
-@dg.asset_check(asset=labels)
+@dg.asset_check(asset=labels, partitions_def=study_partitions)
 def assignment_coverage(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -30,7 +31,7 @@ def assignment_coverage(
     )
 
 
-@dg.asset_check(asset=labels, blocking=True)
+@dg.asset_check(asset=labels, partitions_def=study_partitions, blocking=True)
 def no_rule_violations_in_labels(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -48,7 +49,7 @@ def no_rule_violations_in_labels(
     )
 
 
-@dg.asset_check(asset=validated_annotations)
+@dg.asset_check(asset=validated_annotations, partitions_def=study_partitions)
 def quarantined_files(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:

@@ -8,6 +8,7 @@ import dagster as dg
 import pandas as pd
 
 from assets.design import _study_frame
+from assets.partitions import study_partitions
 from assets.quality import rater_quality
 from raterlab.quality import ALL, EVERYONE
 from resources import Raterlab
@@ -56,7 +57,7 @@ def _failed_items(raterlab: Raterlab, study: str, flag: str) -> dg.MetadataValue
     return _md(own.head(50))
 
 
-@dg.asset_check(asset=rater_quality)
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
 def attention_checks_passed(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -72,7 +73,7 @@ def attention_checks_passed(
     )
 
 
-@dg.asset_check(asset=rater_quality)
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
 def self_consistency(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -90,7 +91,7 @@ def self_consistency(
     )
 
 
-@dg.asset_check(asset=rater_quality)
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
 def no_rushed_raters(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -105,7 +106,7 @@ def no_rushed_raters(
     return _result(context, raterlab, ("rushed_share",), times)
 
 
-@dg.asset_check(asset=rater_quality)
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
 def calibration_alignment(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -118,7 +119,7 @@ def calibration_alignment(
     )
 
 
-@dg.asset_check(asset=rater_quality)
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
 def no_biased_raters(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
@@ -132,7 +133,7 @@ def no_biased_raters(
     )
 
 
-@dg.asset_check(asset=rater_quality)
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
 def no_spot_check_drift(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:

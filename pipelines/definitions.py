@@ -3,12 +3,14 @@
 import dagster as dg
 
 from assets.agreement import agreement_assets
+from assets.comparison import comparison_assets
 from assets.consensus import consensus_assets
 from assets.design import design_assets
 from assets.ingest import ingest_assets
 from assets.judges import judge_assets
 from assets.metrics import metrics_assets
 from assets.quality import quality_assets
+from assets.report import report_assets
 from checks.agreement import agreement_checks
 from checks.consensus import consensus_checks
 from checks.design import design_checks
@@ -29,6 +31,8 @@ defs = dg.Definitions(
         *consensus_assets,
         *metrics_assets,
         *judge_assets,
+        *comparison_assets,
+        *report_assets,
     ],
     asset_checks=[
         *design_checks,

@@ -238,7 +238,7 @@ def main() -> int:
     console.print(f"Warehouse:  duckdb {home.warehouse}   (gold.consensus, gold.labels ...)")
     console.print(f"Gold tables for queries: duckdb -readonly {home.published}")
     console.print(f"Exports:    {home.root / 'exports'}/<study>/")
-    console.print(f"Reports:    {home.reports}/<study>/ (plots, gold_contract/index.html)")
+    console.print(f"Reports:    {home.reports}/<study>/index.html (the study report, offline)")
     console.print("Dagster UI with these runs: make ui")
     return 0
 

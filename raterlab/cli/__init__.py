@@ -14,6 +14,7 @@ from raterlab.cli import (
     ingest,
     judges,
     pilot,
+    report,
     simulate,
     study,
 )
@@ -22,7 +23,18 @@ from raterlab.cli import labelstudio as labelstudio_cli
 from raterlab.cli import spreadsheet as spreadsheet_cli
 from raterlab.warehouse import WarehouseBusy
 
-SUBCOMMANDS = (study, simulate, ingest, history, agree, adjudicate, calibrate, judges, pilot)
+SUBCOMMANDS = (
+    study,
+    simulate,
+    ingest,
+    history,
+    agree,
+    adjudicate,
+    calibrate,
+    judges,
+    pilot,
+    report,
+)
 SUBCOMMANDS += (label_cli, labelstudio_cli, spreadsheet_cli)
 EXIT_WAREHOUSE_BUSY = 75
 """Another process kept the warehouse locked past ``RATERLAB_LOCK_TIMEOUT``; writes are

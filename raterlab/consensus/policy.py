@@ -125,7 +125,8 @@ def _groups(ratings: pd.DataFrame, flags: tuple[str, ...] = ()) -> pd.DataFrame:
             "flagged": [flagged[k] for k in keys],
         },
         columns=["task", "item_id", "field", "values", "confidences", "low", "flagged"],
-    )
+        dtype=object,
+    ).astype({"low": bool, "flagged": bool})
 
 
 def _items_where(groups: pd.DataFrame, column: str) -> set[tuple[str, str]]:

@@ -98,7 +98,7 @@ def _prepared(frame: pd.DataFrame, columns: list[str], study: str) -> pd.DataFra
     out = frame.copy()
     out.insert(0, "study", study)
     for column in out.columns:
-        if out[column].map(lambda v: isinstance(v, dict | list)).any():
+        if any(isinstance(v, dict | list) for v in out[column]):
             out[column] = out[column].map(
                 lambda v: None if v is None else json.dumps(v, ensure_ascii=False)
             )

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from raterlab.exports.bundle import ExportBundle, load_bundle
+from raterlab.exports.comparison import comparison_files
 from raterlab.exports.formats import (
     gold_tier_jsonl,
     labeler_files,
@@ -37,6 +38,7 @@ FORMATS: dict[str, Exporter] = {
     "gold_tier_jsonl": gold_tier_jsonl,
     "system_metrics": system_metrics,
     "judge_calibration": judge_calibration,
+    "condition_comparison": comparison_files,
 }
 
 

@@ -47,6 +47,7 @@ def check_study(study: Study) -> list[Problem]:
         *_check_threshold_design(study),
         *_check_keys(study),
         *_check_judges(study),
+        *_check_comparison(study),
     ]
 
 
@@ -377,3 +378,25 @@ def _check_judges(study: Study) -> Iterator[Problem]:
                 yield path, f"key {key!r} is shown to annotators; a judge verdict must be hidden"
             elif key not in hidden:
                 yield path, f"key {key!r} is not a hidden key of any task"
+
+
+def _check_comparison(study: Study) -> Iterator[Problem]:
+    comparison = study.comparison
+    if comparison is None:
+        return
+    keys = study.item_keys() | {"task", "tier"}
+    named = [("by", comparison.by)]
+    named += [("pair", comparison.pair)] if comparison.pair else []
+    named += [(f"slices[{i}]", key) for i, key in enumerate(comparison.slices)]
+    for where, key in named:
+        if key not in keys:
+            yield f"comparison.{where}", f"refers to unknown item key {key!r}"
+    numeric = {
+        name
+        for task in study.tasks.values()
+        for name in task.rating_fields
+        if isinstance(task.fields[name], BinaryField | LikertField)
+    }
+    for i, name in enumerate(comparison.fields or []):
+        if name not in numeric:
+            yield f"comparison.fields[{i}]", f"{name!r} is not a binary or Likert rating field"

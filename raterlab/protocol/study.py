@@ -328,6 +328,29 @@ class IngestPolicy(_Strict):
     )
 
 
+class Comparison(_Strict):
+    """Results per condition or system (``gold.condition_comparison``): the consensus of each
+    numeric rating field compared between the values of one item key."""
+
+    by: str = Field(description="Item key whose values are compared (condition, system, model).")
+    baseline: str | None = Field(
+        default=None,
+        description="The value the others are compared with (difference = other - baseline); "
+        "without it, each value is compared with all the others pooled.",
+    )
+    pair: str | None = Field(
+        default=None,
+        description="Item key pairing units across values (e.g. prompt_id): paired tests.",
+    )
+    slices: list[str] = Field(
+        default_factory=list,
+        description="Item keys: results per value of each too, Holm-corrected per key.",
+    )
+    fields: list[str] | None = Field(
+        default=None, description="Rating fields compared. Default: every binary and Likert field."
+    )
+
+
 class Study(_Strict):
     """One annotation study: tasks, design, and the policies later stages apply."""
 
@@ -385,6 +408,13 @@ class Study(_Strict):
     )
     metrics: Metrics | None = Field(
         default=None, description="Metric families over the consensus labels (gold.metrics)."
+    )
+    comparison: Comparison | None = Field(
+        default=None, description="What the study compares (conditions, systems, models)."
+    )
+    disclosures: list[str] = Field(
+        default_factory=list,
+        description="Caveats the study report must state (noise floors, known limits).",
     )
 
     source: Path | None = Field(default=None, exclude=True)

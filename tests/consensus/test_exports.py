@@ -235,11 +235,21 @@ def test_gold_tier_jsonl_shape(mini_bundle, tmp_path: Path) -> None:
 def test_registry_and_parquet(cab, tmp_path: Path) -> None:
     files = (REPO / "studies").glob("*.yaml")
     names = {p.stem: [f.__name__ for f in exporters_for(load_study(p))] for p in files}
-    assert names["correctness_ab"] == ["parquet_tables", "study_json"]
-    assert names["plugin_triggers"] == ["parquet_tables", "labeler_files", "judge_calibration"]
-    assert names["gold_tiers"] == ["parquet_tables", "gold_tier_jsonl", "judge_calibration"]
+    assert names["correctness_ab"] == ["parquet_tables", "study_json", "comparison_files"]
+    assert names["plugin_triggers"] == [
+        "parquet_tables",
+        "labeler_files",
+        "judge_calibration",
+        "comparison_files",
+    ]
+    assert names["gold_tiers"] == [
+        "parquet_tables",
+        "gold_tier_jsonl",
+        "judge_calibration",
+        "comparison_files",
+    ]
     assert names["rag_triplet"] == ["parquet_tables", "system_metrics"]
-    assert names["empathy"] == ["parquet_tables"]
+    assert names["empathy"] == ["parquet_tables", "comparison_files"]
     _, _, bundle = cab
     files = write_exports(bundle, tmp_path)
     assert sorted(str(f) for f in files) == [

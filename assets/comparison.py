@@ -1,0 +1,77 @@
+"""Results per condition or system (the study's ``comparison``), after consensus."""
+
+import dagster as dg
+import pandas as pd
+
+from assets.consensus import consensus, table_schema
+from assets.metadata import image_md, table_md
+from assets.partitions import study_partitions
+from raterlab.comparison import COMPARISON, MEANS, condition_comparison, condition_means
+from raterlab.comparison.plot import comparison_plot
+from raterlab.comparison.store import write_comparison
+from raterlab.comparison.table import ALL, unit_values
+from raterlab.consensus.inputs import counting_ratings, read_table
+from raterlab.report.sections import readable_comparison
+from resources import Raterlab
+
+
+@dg.asset(
+    name="condition_comparison",
+    partitions_def=study_partitions,
+    group_name="consensus",
+    deps=[consensus],
+    kinds={"duckdb"},
+    metadata={
+        "dagster/column_schema": table_schema(COMPARISON),
+        "gold.condition_means columns": dg.MetadataValue.table_schema(table_schema(MEANS)),
+    },
+)
+def condition_comparison_asset(
+    context: dg.AssetExecutionContext, raterlab: Raterlab
+) -> dg.MaterializeResult:
+    """The study's answer per condition or system: ``gold.condition_comparison`` (each value
+    against the baseline or the rest: mean and median difference with bootstrap intervals,
+    Wilcoxon signed-rank and sign test on paired units or Mann-Whitney, rank-biserial,
+    win/tie/loss shares, a rater-adjusted estimate, per slice with Holm) and
+    ``gold.condition_means``, from the consensus and the study's ``comparison``."""
+    study = raterlab.study(context.partition_key)
+    if study.comparison is None:
+        return dg.MaterializeResult(metadata={"comparison": "the study declares none"})
+    with raterlab.warehouse(read_only=True) as con:
+        gold = read_table(con, "gold.consensus", study.name)
+        items = read_table(con, "gold.items", study.name, ("record",))
+        labels = read_table(con, "gold.labels", study.name)
+    if gold is None or items is None or labels is None or gold.empty:
+        empty = pd.DataFrame(columns=["task", "item_id", "field", "value_num"])
+        gold, items = empty, pd.DataFrame(columns=["item_id", "task", "tier", "record"])
+        labels = None
+    units = unit_values(study, gold, items)
+    ratings = (
+        counting_ratings(study, labels)
+        if labels is not None
+        else pd.DataFrame(columns=["task", "item_id", "annotator_id", "field", "value_num"])
+    )
+    table = condition_comparison(study, units, ratings)
+    means = condition_means(study, units)
+    with raterlab.warehouse() as con:
+        write_comparison(con, study.name, table, means)
+    plot = comparison_plot(
+        study.title, table, raterlab.paths.reports / study.name / "condition_comparison.png"
+    )
+    overall = table[table["slice"] == ALL]
+    return dg.MaterializeResult(
+        metadata={
+            "compared": f"{study.comparison.by}"
+            + (f" (paired by {study.comparison.pair})" if study.comparison.pair else ""),
+            "rows": len(table),
+            "result": table_md(
+                readable_comparison(study, overall) if len(overall) else overall,
+                "no two values with consensus values to compare yet",
+            ),
+            "means": table_md(means[means["slice"] == ALL], "no consensus values yet"),
+            "plot": image_md(plot) if plot else "nothing to plot yet",
+        }
+    )
+
+
+comparison_assets = [condition_comparison_asset]

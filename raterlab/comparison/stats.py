@@ -1,0 +1,193 @@
+"""The tests behind ``gold.condition_comparison``, over plain arrays.
+
+Paired (one difference per pair, e.g. per prompt: A - B):
+
+- Wilcoxon signed-rank test (Wilcoxon 1945): zero differences dropped, the others ranked by
+  absolute value (mid-ranks for ties); ``T+`` and ``T-`` are the rank sums of the positive
+  and negative differences. The p-value is SciPy's (exact without ties and zeros, else the
+  normal approximation), two-sided.
+- Matched-pairs rank-biserial correlation (Kerby 2014): ``r = (T+ - T-) / (T+ + T-)``,
+  from -1 (every pair favours the baseline) to 1.
+- Sign test: the number of positive differences among the non-zero ones against
+  Binomial(n, 1/2), two-sided.
+
+Unpaired (two groups of units):
+
+- Mann-Whitney U (two-sided, SciPy); rank-biserial ``r = 2 U / (n1 n2) - 1`` (Glass 1965),
+  positive when the first group tends to be higher.
+
+Both:
+
+- Percentile bootstrap intervals (Efron & Tibshirani 1993, ch. 13) of the mean and median
+  difference, resampling pairs (paired) or units within each group (unpaired).
+- A rater-adjusted difference: ordinary least squares of each raw rating on an indicator of
+  the compared value plus rater fixed effects, with cluster-robust (CR1) standard errors
+  clustered by pair or unit (Cameron & Miller 2015):
+  ``V = (X'X)^-1 [sum_g X_g' u_g u_g' X_g] (X'X)^-1 * G/(G-1) * (N-1)/(N-K)``,
+  and a t-test with ``G - 1`` degrees of freedom.
+- Holm's step-down correction (Holm 1979) for a family of p-values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+BOOTSTRAP_REPLICATES = 2000
+
+
+@dataclass(frozen=True)
+class SignedRank:
+    n: int
+    """Non-zero differences."""
+    t_plus: float
+    t_minus: float
+    p_value: float
+    rank_biserial: float
+
+
+@dataclass(frozen=True)
+class RankSum:
+    u: float
+    """U of the first group."""
+    p_value: float
+    rank_biserial: float
+
+
+@dataclass(frozen=True)
+class Adjusted:
+    estimate: float
+    se: float
+    p_value: float
+    n_ratings: int
+    n_raters: int
+    n_clusters: int
+
+
+def wilcoxon_signed_rank(differences: np.ndarray) -> SignedRank:
+    """Wilcoxon signed-rank test and matched-pairs rank-biserial of ``differences``."""
+    d = np.asarray(differences, dtype=float)
+    d = d[d != 0]
+    if len(d) == 0:
+        return SignedRank(0, 0.0, 0.0, float("nan"), float("nan"))
+    ranks = stats.rankdata(np.abs(d))
+    t_plus, t_minus = float(ranks[d > 0].sum()), float(ranks[d < 0].sum())
+    p_value = float(stats.wilcoxon(d, zero_method="wilcox", correction=False).pvalue)
+    return SignedRank(len(d), t_plus, t_minus, p_value, (t_plus - t_minus) / (t_plus + t_minus))
+
+
+def sign_test(differences: np.ndarray) -> float:
+    """Two-sided sign-test p-value (zeros dropped); NaN without a non-zero difference."""
+    d = np.asarray(differences, dtype=float)
+    wins, losses = int((d > 0).sum()), int((d < 0).sum())
+    if wins + losses == 0:
+        return float("nan")
+    return float(stats.binomtest(wins, wins + losses, 0.5).pvalue)
+
+
+def mann_whitney(first: np.ndarray, second: np.ndarray) -> RankSum:
+    """Mann-Whitney U test of two groups and its rank-biserial correlation."""
+    x, y = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if len(x) == 0 or len(y) == 0:
+        return RankSum(float("nan"), float("nan"), float("nan"))
+    result = stats.mannwhitneyu(x, y, alternative="two-sided")
+    return RankSum(
+        float(result.statistic), float(result.pvalue), 2 * result.statistic / (len(x) * len(y)) - 1
+    )
+
+
+def bootstrap_paired(
+    differences: np.ndarray, rng: np.random.Generator, replicates: int = BOOTSTRAP_REPLICATES
+) -> dict[str, float]:
+    """95% percentile intervals of the mean and median of ``differences``, resampling pairs."""
+    d = np.asarray(differences, dtype=float)
+    if len(d) < 2:
+        return dict.fromkeys(("mean_low", "mean_high", "median_low", "median_high"), np.nan)
+    samples = d[rng.integers(0, len(d), size=(replicates, len(d)))]
+    return _intervals(samples.mean(axis=1), np.median(samples, axis=1))
+
+
+def bootstrap_groups(
+    first: np.ndarray,
+    second: np.ndarray,
+    rng: np.random.Generator,
+    replicates: int = BOOTSTRAP_REPLICATES,
+) -> dict[str, float]:
+    """95% percentile intervals of the difference in means and in medians (first - second),
+    resampling units within each group."""
+    x, y = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if len(x) < 2 or len(y) < 2:
+        return dict.fromkeys(("mean_low", "mean_high", "median_low", "median_high"), np.nan)
+    bx = x[rng.integers(0, len(x), size=(replicates, len(x)))]
+    by = y[rng.integers(0, len(y), size=(replicates, len(y)))]
+    return _intervals(
+        bx.mean(axis=1) - by.mean(axis=1), np.median(bx, axis=1) - np.median(by, axis=1)
+    )
+
+
+def bootstrap_mean(
+    values: np.ndarray, rng: np.random.Generator, replicates: int = BOOTSTRAP_REPLICATES
+) -> tuple[float, float]:
+    """95% percentile interval of the mean of ``values``."""
+    v = np.asarray(values, dtype=float)
+    if len(v) < 2:
+        return np.nan, np.nan
+    means = v[rng.integers(0, len(v), size=(replicates, len(v)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def _intervals(means: np.ndarray, medians: np.ndarray) -> dict[str, float]:
+    mean_low, mean_high = np.percentile(means, [2.5, 97.5])
+    median_low, median_high = np.percentile(medians, [2.5, 97.5])
+    return {
+        "mean_low": float(mean_low),
+        "mean_high": float(mean_high),
+        "median_low": float(median_low),
+        "median_high": float(median_high),
+    }
+
+
+def rater_adjusted(
+    values: np.ndarray, treated: np.ndarray, raters: np.ndarray, clusters: np.ndarray
+) -> Adjusted:
+    """Difference treated - untreated in ``values`` (one per raw rating), adjusted for rater
+    fixed effects, with CR1 standard errors clustered by ``clusters`` (see the module doc)."""
+    y = np.asarray(values, dtype=float)
+    treated = np.asarray(treated, dtype=float)
+    raters, clusters = np.asarray(raters), np.asarray(clusters)
+    rater_levels = np.unique(raters)
+    dummies = (raters[:, None] == rater_levels[None, 1:]).astype(float)
+    x = np.column_stack([np.ones_like(y), treated, dummies])
+    groups, group_index = np.unique(clusters, return_inverse=True)
+    n, k, g = len(y), x.shape[1], len(groups)
+    nan = Adjusted(np.nan, np.nan, np.nan, n, len(rater_levels), g)
+    if g < 2 or n <= k or np.linalg.matrix_rank(x) < k:
+        return nan
+    bread = np.linalg.inv(x.T @ x)
+    beta = bread @ x.T @ y
+    scores = np.zeros((g, k))
+    np.add.at(scores, group_index, x * (y - x @ beta)[:, None])
+    meat = scores.T @ scores
+    cov = bread @ meat @ bread * (g / (g - 1)) * ((n - 1) / (n - k))
+    se = float(np.sqrt(cov[1, 1]))
+    if not se > 0:
+        return Adjusted(float(beta[1]), se, np.nan, n, len(rater_levels), g)
+    p_value = float(2 * stats.t.sf(abs(beta[1] / se), df=g - 1))
+    return Adjusted(float(beta[1]), se, p_value, n, len(rater_levels), g)
+
+
+def holm(p_values: np.ndarray) -> np.ndarray:
+    """Holm-adjusted p-values (NaN stays NaN and does not count toward the family)."""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full_like(p, np.nan)
+    valid = np.flatnonzero(~np.isnan(p))
+    if len(valid) == 0:
+        return out
+    order = valid[np.argsort(p[valid], kind="stable")]
+    m = len(order)
+    adjusted = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out[order] = np.minimum(adjusted, 1.0)
+    return out

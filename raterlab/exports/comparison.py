@@ -1,0 +1,32 @@
+"""``condition_comparison`` export: the study's results per condition or system, as files a
+paper or a slide deck can take as they are.
+
+``comparison/condition_comparison.csv`` and ``comparison/condition_means.csv`` (the columns
+of the gold tables of the same names, see ``docs/gold_tables.md``) and
+``comparison/condition_comparison.png`` (differences with 95% intervals, per slice).
+Computed from the exported consensus, so the files match the rest of the export.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from raterlab.comparison import condition_comparison, condition_means, unit_values
+from raterlab.comparison.plot import comparison_plot
+from raterlab.exports.bundle import ExportBundle
+
+
+def comparison_files(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """Write the comparison tables and plot; nothing when the study declares no comparison."""
+    study = bundle.study
+    if study.comparison is None:
+        return []
+    units = unit_values(study, bundle.consensus, bundle.items)
+    table = condition_comparison(study, units, bundle.ratings)
+    out = folder / "comparison"
+    out.mkdir(parents=True, exist_ok=True)
+    files = [out / "condition_comparison.csv", out / "condition_means.csv"]
+    table.to_csv(files[0], index=False)
+    condition_means(study, units).to_csv(files[1], index=False)
+    plot = comparison_plot(study.title, table, out / "condition_comparison.png")
+    return [*files, *([plot] if plot else [])]

@@ -1,0 +1,130 @@
+"""The pieces of a self-contained HTML page: escaped tables, images as ``data:`` URIs, inline
+CSS. Nothing on the page makes a request: no scripts, fonts, stylesheets or images from a
+server."""
+
+from __future__ import annotations
+
+import base64
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+"""The page may load nothing: images only from ``data:`` URIs, styles only inline."""
+
+CSS = """
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d1d1f;
+       max-width: 1100px; margin: 2em auto; padding: 0 1.5em; }
+h1 { font-size: 1.7em; margin-bottom: .2em; }
+h2 { border-bottom: 2px solid #1f4e79; padding-bottom: .2em; margin-top: 2.2em; }
+h3 { margin-top: 1.4em; }
+nav ol { columns: 2; }
+table { border-collapse: collapse; margin: .6em 0 1em; font-size: .88em; }
+th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top; }
+td { white-space: nowrap; } td.text { white-space: normal; min-width: 18em; }
+th { background: #eef3f8; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.flag td { background: #fdecea; }
+.wide { overflow-x: auto; }
+img { max-width: 100%; border: 1px solid #e1e4e8; margin: .5em 0; }
+.lead { font-size: 1.1em; background: #f4f8fb; border-left: 4px solid #1f4e79;
+        padding: .6em 1em; }
+.ok { color: #1a7f37; font-weight: 600; } .held { color: #b03a2e; font-weight: 600; }
+.note { color: #57606a; font-size: .9em; }
+.disclosure { background: #fff8e1; border-left: 4px solid #d4a017; padding: .5em 1em; }
+"""
+
+
+LONG = 40
+"""Cells longer than this wrap; shorter ones (numbers, names, intervals) stay on one line."""
+
+
+@dataclass
+class Section:
+    """One numbered section of the report; ``anchor`` is its id in the page."""
+
+    title: str
+    anchor: str
+    parts: list[str] = field(default_factory=list)
+
+    def add(self, *parts: str) -> Section:
+        self.parts.extend(parts)
+        return self
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text))
+
+
+def paragraph(text: str, css: str = "") -> str:
+    """A paragraph of plain text (escaped)."""
+    return f'<p class="{css}">{esc(text)}</p>' if css else f"<p>{esc(text)}</p>"
+
+
+def heading(text: str) -> str:
+    return f"<h3>{esc(text)}</h3>"
+
+
+def _cell(value: object) -> tuple[str, bool]:
+    """Text of a cell and whether it is a number (right-aligned)."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "", False
+    if isinstance(value, bool | np.bool_):
+        return ("yes" if value else "no"), False
+    if isinstance(value, int | np.integer):
+        return str(int(value)), True
+    if isinstance(value, float | np.floating):
+        return (f"{value:.3g}" if abs(value) < 1e-3 and value != 0 else f"{value:.3f}"), True
+    if isinstance(value, pd.Timestamp):
+        return value.strftime("%Y-%m-%d %H:%M"), False
+    return str(value), False
+
+
+def table(frame: pd.DataFrame, flag: pd.Series | None = None, empty: str = "none") -> str:
+    """``frame`` as an HTML table (every cell escaped); rows where ``flag`` is true shaded."""
+    if frame.empty:
+        return paragraph(empty, "note")
+    head = "".join(f"<th>{esc(c)}</th>" for c in frame.columns)
+    rows = []
+    flags = flag.to_numpy() if flag is not None else np.zeros(len(frame), dtype=bool)
+    for values, flagged in zip(frame.itertuples(index=False), flags, strict=True):
+        cells = []
+        for value in values:
+            text, numeric = _cell(value)
+            css = "num" if numeric else ("text" if len(text) > LONG else "")
+            cells.append(f'<td class="{css}">{esc(text)}</td>' if css else f"<td>{esc(text)}</td>")
+        rows.append(
+            f'<tr class="flag">{"".join(cells)}</tr>' if flagged else f"<tr>{''.join(cells)}</tr>"
+        )
+    body = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return f'<div class="wide">{body}</div>'
+
+
+def data_uri(path: Path) -> str:
+    """A PNG file as a ``data:`` URI."""
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def image(path: Path, alt: str) -> str:
+    """The PNG at ``path`` embedded in the page."""
+    return f'<img src="{data_uri(path)}" alt="{esc(alt)}">'
+
+
+def page(title: str, subtitle: str, sections: list[Section]) -> str:
+    """The whole document: a title, a table of contents and the numbered sections."""
+    toc = "".join(f'<li><a href="#{s.anchor}">{esc(s.title)}</a></li>' for s in sections)
+    body = "".join(
+        f'<section id="{s.anchor}"><h2>{i}. {esc(s.title)}</h2>{"".join(s.parts)}</section>'
+        for i, s in enumerate(sections, 1)
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>"
+        f'<h1>{esc(title)}</h1><p class="note">{esc(subtitle)}</p>'
+        f"<nav><ol>{toc}</ol></nav>{body}</body></html>\n"
+    )

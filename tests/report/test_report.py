@@ -1,0 +1,88 @@
+"""The study report: every section present, plots embedded, nothing loaded from elsewhere;
+later stages' tables rendered generically when they exist."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import duckdb
+import pytest
+
+from raterlab.protocol import load_study
+from raterlab.report import render
+from raterlab.report.build import load_inputs
+from tests.conftest import BUNDLED, STUDIES
+
+SECTIONS = (
+    "The answer",
+    "Design",
+    "Pilot gate",
+    "Agreement",
+    "Rater quality",
+    "Adjudication",
+    "Consensus",
+    "Results per condition or system",
+    "Gold-table contract",
+    "Quarantined files",
+    "Disclosures",
+)
+IMG = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
+
+
+def sections(html: str) -> list[str]:
+    return re.findall(r"<h2>\d+\. ([^<]+)</h2>", html)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_section_and_plot_is_in_the_page(reports, name):
+    html = reports[name].read_text(encoding="utf-8")
+    assert [s for s in SECTIONS if s not in sections(html)] == []
+    images = IMG.findall(html)
+    expected = {"plugin_triggers": 3, "rag_triplet": 1}.get(name, 2)  # rag: one system
+    assert len(images) == expected
+    assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+    # Nothing that could make a request: no URLs in src/href, a CSP that forbids them.
+    assert not re.search(r'(src|href)="(?!data:|#)', html)
+    assert "default-src 'none'" in html
+
+
+def test_later_stages_render_generically_only_where_present(reports):
+    plugin = reports["plugin_triggers"].read_text(encoding="utf-8")
+    assert "Judge calibration" in sections(plugin)
+    assert "<td>trigger</td>" in plugin and "0.810" in plugin
+    rag = reports["rag_triplet"].read_text(encoding="utf-8")
+    assert "gold.rag_metric_families" in sections(rag) and "<td>grounding</td>" in rag
+    empathy = reports["empathy"].read_text(encoding="utf-8")
+    assert "Judge calibration" not in sections(empathy)
+    assert "gold.rag_metric_families" not in sections(empathy)
+
+
+def test_the_answer_and_the_disclosures(reports):
+    ab = reports["correctness_ab"].read_text(encoding="utf-8")
+    assert "correctness: A - B = " in ab and "prompt_id pairs" in ab and "Wilcoxon" in ab
+    gold = reports["gold_tiers"].read_text(encoding="utf-8")
+    assert "5% noise floor" in gold
+    assert "The main round has not gone out (pilot incomplete: 3 of 40)" in gold
+    rag = reports["rag_triplet"].read_text(encoding="utf-8")
+    assert "Only one value of system has consensus values" in rag
+
+
+def test_a_study_with_nothing_yet(tmp_path):
+    study = load_study(STUDIES / "empathy.yaml")
+    with duckdb.connect(str(tmp_path / "empty.duckdb")) as con:
+        html = render(load_inputs(con, study, tmp_path))
+    assert sections(html)[: len(SECTIONS) - 2] == list(SECTIONS[:-2])
+    assert "No consensus values to compare yet." in html
+    assert "<img" not in html
+
+
+def test_cli_writes_a_report(tmp_path, monkeypatch, capsys):
+    from raterlab.cli import main
+
+    monkeypatch.setenv("RATERLAB_HOME", str(tmp_path))
+    duckdb.connect(str(tmp_path / "warehouse.duckdb")).close()
+    assert main(["report", "write", "correctness_ab"]) == 0
+    page = tmp_path / "reports" / "correctness_ab" / "index.html"
+    assert str(page) in capsys.readouterr().out
+    assert sections(page.read_text(encoding="utf-8"))[0] == "The answer"
