@@ -3,7 +3,7 @@
 import dagster as dg
 import pandas as pd
 
-from assets.design import _generations, _optional_frame, _study_frame, _write
+from assets.design import _generations, _optional_frame, _study_frame
 from assets.ingest import labels
 from assets.metadata import image_md
 from assets.partitions import study_partitions
@@ -42,17 +42,19 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     rows = study_ratings(raterlab, study.name)
     key = _study_frame(raterlab, "staging.blinding_key", study.name)
     gate = pilot_gate(study, rows, key)
-    _write(
-        raterlab,
-        "staging.pilot_gate",
-        study.name,
-        pd.DataFrame([{"passed": gate.passed, "message": gate.message, "round": gate.round}]),
-    )
     history = gate_history(_optional_frame(raterlab, "gold.pilot_gates", study.name), gate.table)
-    if len(gate.table):
-        _write(raterlab, "gold.pilot_gates", study.name, history)
     matrices_table = pilot_matrices(study, rows)
-    _write(raterlab, "gold.pilot_matrices", study.name, matrices_table)
+    frames = {
+        "staging.pilot_gate": pd.DataFrame(
+            [{"passed": gate.passed, "message": gate.message, "round": gate.round}]
+        ),
+        "gold.pilot_matrices": matrices_table,
+    }
+    if len(gate.table):
+        frames["gold.pilot_gates"] = history
+    with raterlab.warehouse() as con:
+        wh.replace_study_tables(con, study.name, frames)
+        publish(con, raterlab.paths.published, frames)
     if len(matrices_table):
         report = raterlab.paths.reports / study.name / "pilot_matrices.md"
         report.parent.mkdir(parents=True, exist_ok=True)

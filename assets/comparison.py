@@ -11,6 +11,7 @@ from raterlab.comparison.plot import comparison_plot
 from raterlab.comparison.store import write_comparison
 from raterlab.comparison.table import ALL, unit_values
 from raterlab.consensus.inputs import counting_ratings, read_table
+from raterlab.publish import publish
 from raterlab.report.sections import readable_comparison
 from resources import Raterlab
 
@@ -55,6 +56,9 @@ def condition_comparison_asset(
     means = condition_means(study, units)
     with raterlab.warehouse() as con:
         write_comparison(con, study.name, table, means)
+        publish(
+            con, raterlab.paths.published, ["gold.condition_comparison", "gold.condition_means"]
+        )
     plot = comparison_plot(
         study.title, table, raterlab.paths.reports / study.name / "condition_comparison.png"
     )

@@ -8,6 +8,7 @@ from assets.partitions import study_partitions
 from raterlab.judges.plot import HEADLINE_COLUMNS, headline
 from raterlab.judges.store import CALIBRATION, WEIGHTS
 from raterlab.judges.study import run_study
+from raterlab.publish import publish
 from resources import Raterlab
 
 
@@ -37,6 +38,7 @@ def judge_calibration(
         return dg.MaterializeResult(metadata={"judges": "none declared"})
     with raterlab.warehouse() as con:
         result, plot = run_study(con, study, raterlab.paths)
+        publish(con, raterlab.paths.published, ["gold.judge_calibration", "gold.judge_weights"])
     shown = headline(result.calibration)[list(HEADLINE_COLUMNS)].round(3)
     flagged = result.flagged()[["task", "field", "judge", "reason"]]
     return dg.MaterializeResult(

@@ -6,6 +6,7 @@ from assets.consensus import consensus, table_schema
 from assets.partitions import study_partitions
 from raterlab.exports import load_bundle
 from raterlab.metrics import METRICS, compute_metrics, write_metrics
+from raterlab.publish import publish
 from resources import Raterlab
 
 
@@ -25,6 +26,7 @@ def system_metrics(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.
         bundle = load_bundle(con, study)
         frame = compute_metrics(study, bundle.items, bundle.consensus)
         write_metrics(con, study.name, frame)
+        publish(con, raterlab.paths.published, ["gold.metrics"])
     shown = frame[["family", "metric", "system", "estimate", "ci_low", "ci_high", "n"]]
     return dg.MaterializeResult(
         metadata={

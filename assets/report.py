@@ -4,8 +4,10 @@ import os
 
 import dagster as dg
 
-from assets.agreement import agreement
+from assets.agreement import agreement, pilot_agreement
 from assets.comparison import condition_comparison_asset
+from assets.judges import judge_calibration
+from assets.metrics import system_metrics
 from assets.partitions import study_partitions
 from assets.quality import rater_quality
 from raterlab.comparison.table import ALL
@@ -18,7 +20,14 @@ from resources import Raterlab
 @dg.asset(
     partitions_def=study_partitions,
     group_name="report",
-    deps=[condition_comparison_asset, agreement, rater_quality],
+    deps=[
+        condition_comparison_asset,
+        agreement,
+        pilot_agreement,
+        rater_quality,
+        judge_calibration,
+        system_metrics,
+    ],
     kinds={"html"},
 )
 def report(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
