@@ -38,7 +38,7 @@ def assignment_matches_design(
     return _result(*verify_assignments(study, routed, table))
 
 
-@dg.asset_check(asset=routed_items_asset)
+@dg.asset_check(asset=routed_items_asset, partitions_def=study_partitions)
 def routed_shares_near_targets(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:

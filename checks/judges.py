@@ -3,11 +3,12 @@
 import dagster as dg
 
 from assets.judges import judge_calibration
+from assets.partitions import study_partitions
 from raterlab.judges.store import read_calibration
 from resources import Raterlab
 
 
-@dg.asset_check(asset=judge_calibration)
+@dg.asset_check(asset=judge_calibration, partitions_def=study_partitions)
 def judges_within_bounds(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:

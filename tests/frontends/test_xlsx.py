@@ -89,7 +89,8 @@ def test_reference_is_blind_and_formulas_stay_text(issued):
     assert [c.value for c in reference[1]] == ["item", "prompt", "response", "category"]
     responses = [c for c in reference["C"][1:] if c.value]
     assert responses and all(c.data_type == "s" for c in responses)
-    assert responses[0].value.startswith("=SUM(A1)")  # the text itself, not a formula
+    # the planted formula-like answer is the text itself, not a formula
+    assert any(c.value.startswith("=SUM(A1)") for c in responses)
     every_cell = " ".join(
         str(c.value) for ws in book for row in ws.iter_rows() for c in row if c.value
     )

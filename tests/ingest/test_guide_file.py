@@ -156,7 +156,7 @@ def test_time_column_may_be_added_and_old_names_are_refused(packets, monkeypatch
     assert main(["validate", str(path), "--study", "empathy"]) == 0
     frame.assign(time_spent_s="soon").to_csv(path, index=False)
     assert main(["validate", str(path), "--study", "empathy"]) == 1
-    assert "time_spent_s must be a number of seconds" in capsys.readouterr().out
+    assert "time_spent_s must be a finite number of seconds" in capsys.readouterr().out
     frame.rename(columns={"sample_id": "item"}).to_csv(path, index=False)
     assert main(["validate", str(path), "--study", "empathy"]) == 1
     out = capsys.readouterr().out
