@@ -60,6 +60,20 @@ def packet_columns(study: Study, task: str) -> list[str]:
     return [public.get(c, c) for c in template_columns(study, task) if public.get(c, c) in own]
 
 
+def return_columns(study: Study, task: str) -> list[str]:
+    """The columns of a filled return as a front end writes it (terminal tool, Label Studio,
+    spreadsheet): the template's, plus the time column where the template leaves it out."""
+    columns = packet_columns(study, task)
+    time = study.packet.time_column
+    return columns if time in columns else [*columns, time]
+
+
+def public_row(study: Study, row: dict) -> dict:
+    """A row keyed by internal names (``item``, ``time_spent_s``) renamed to the packet's."""
+    public = {v: k for k, v in internal_names(study).items()}
+    return {public.get(k, k): v for k, v in row.items()}
+
+
 def template_name(study: Study, annotator: str, task: str) -> str:
     """File name of a task template; the task is named only when the study has several."""
     if len(study.tasks) == 1:

@@ -31,8 +31,10 @@ from raterlab.design.instructions import packet_instructions
 from raterlab.design.packets import (
     FIXED_COLUMNS,
     TRAILING_COLUMNS,
+    internal_names,
     packet_dir,
-    template_columns,
+    public_row,
+    return_columns,
     template_name,
 )
 from raterlab.label.form import offered_values
@@ -96,7 +98,9 @@ def _validation(study: Study, task: str, name: str, lists: Worksheet) -> DataVal
 def _annotations(
     sheet: Worksheet, lists: Worksheet, study: Study, task: str, rows: list[dict[str, str]]
 ) -> None:
-    columns = template_columns(study, task)
+    columns = return_columns(study, task)
+    internal = internal_names(study)
+    rows = [public_row(study, row) for row in rows]
     for c, name in enumerate(columns, start=1):
         _text(sheet, 1, c, name, font=Font(bold=True), protection=LOCKED)
         sheet.column_dimensions[get_column_letter(c)].width = max(12, len(name) + 2)
@@ -104,7 +108,7 @@ def _annotations(
     for r, row in enumerate(rows, start=2):
         for c, name in enumerate(columns, start=1):
             value = row.get(name, "")
-            if name in FIXED_COLUMNS:
+            if internal.get(name, name) in FIXED_COLUMNS:
                 _text(sheet, r, c, value, protection=LOCKED)
             else:
                 cell = sheet.cell(row=r, column=c, value=_typed(value) if value else None)
@@ -116,7 +120,7 @@ def _annotations(
         rule = None
         if name in study.tasks[task].fields:
             rule = _validation(study, task, name, lists)
-        elif name in TRAILING_COLUMNS:
+        elif internal.get(name, name) in TRAILING_COLUMNS:
             rule = DataValidation(
                 type="decimal",
                 operator="greaterThanOrEqual",
@@ -138,7 +142,7 @@ def _annotations(
 
 def _reference(sheet: Worksheet, study: Study, task: str, items: Iterable[Item]) -> None:
     shown = study.tasks[task].shown
-    for c, name in enumerate(["item", *shown], start=1):
+    for c, name in enumerate([study.packet.item_column, *shown], start=1):
         _text(sheet, 1, c, name, font=Font(bold=True))
         sheet.column_dimensions[get_column_letter(c)].width = 14 if c == 1 else 60
     wrap = Alignment(wrap_text=True, vertical="top")

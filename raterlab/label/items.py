@@ -53,7 +53,7 @@ def packet_items(home: Home, study: Study, annotator: str, batch: str) -> list[I
     entries.sort(key=lambda e: e["position"])
     return [
         Item(
-            e["item"],
+            e[study.packet.item_column],
             e["task"],
             {k: e[k] for k in study.tasks[e["task"]].shown if k in e},
         )

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from raterlab.design.packets import template_columns, template_name
+from raterlab.design.packets import public_row, return_columns, template_name
 from raterlab.label import session as sessions
 from raterlab.label.answers import Problem, from_label, id_key, problems, row_cells, to_label
 from raterlab.label.form import Question, is_asked, questions
@@ -318,8 +318,9 @@ class Labeler:
         path = return_path(
             self.home, self.study, self.session.labelerId, self.session.runId, self.task_name
         )
-        columns = template_columns(self.study, self.task_name)
-        write_atomic(path, rows_csv(columns, self.return_rows()))
+        columns = return_columns(self.study, self.task_name)
+        rows = [public_row(self.study, row) for row in self.return_rows()]
+        write_atomic(path, rows_csv(columns, rows))
         self.session.finishedAt = sessions.now()
         self.session.returnFile = str(path)
         self.save()
@@ -348,8 +349,9 @@ def write_atomic(path: Path, data: bytes) -> None:
 def export(labeler: Labeler, fmt: str) -> str:
     """The session's labels as the protocol's JSON export, or as the returned-file CSV."""
     if fmt == "csv":
-        columns = template_columns(labeler.study, labeler.task_name)
-        return rows_csv(columns, labeler.return_rows()).decode("utf-8")
+        columns = return_columns(labeler.study, labeler.task_name)
+        rows = [public_row(labeler.study, row) for row in labeler.return_rows()]
+        return rows_csv(columns, rows).decode("utf-8")
     document = {
         "exportedAt": sessions.now(),
         "dimension": labeler.session.dimension,

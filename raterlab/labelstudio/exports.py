@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from raterlab.design.packets import template_columns, template_name
+from raterlab.design.packets import public_row, return_columns, template_name
 from raterlab.ingest.rules import TIME_COLUMN
 from raterlab.ingest.xlsx import cell_text
 from raterlab.label.model import rows_csv, write_atomic
@@ -127,8 +127,9 @@ def write_returns(home: Home, study: Study, converted: Converted) -> list[Path]:
     """Drop one returned CSV per packet and task into ``inbox/<study>/``."""
     written = []
     for (annotator, batch, task), rows in sorted(converted.rows.items()):
-        columns = template_columns(study, task)
-        cells = [{c: row.get(c, "") for c in columns} for row in rows]
+        columns = return_columns(study, task)
+        public = [public_row(study, row) for row in rows]
+        cells = [{c: row.get(c, "") for c in columns} for row in public]
         name = returned_name(
             annotator, batch, f"labelstudio__{template_name(study, annotator, task)}"
         )
