@@ -24,8 +24,16 @@ def for_people(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.copy()
     for column in out.columns:
         if not is_numeric_dtype(out[column]):
-            out[column] = out[column].map(lambda v: v if pd.isna(v) else neutralise(v))
+            out[column] = out[column].map(_inert)
     return out
+
+
+def _inert(value: object) -> object:
+    """One cell for :func:`for_people`: missing stays missing; text, and values that are
+    written as text (a list of list-field entries), are neutralised."""
+    if pd.api.types.is_scalar(value) and pd.isna(value):
+        return value
+    return neutralise(value)
 
 
 def summarise(issues: pd.DataFrame) -> pd.DataFrame:

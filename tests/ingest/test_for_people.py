@@ -29,3 +29,11 @@ def test_pi_sample_is_neutralised(tmp_path) -> None:
     back = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert back["notes"].tolist() == ["'=1+1", "'@SUM(A1)", "fine", ""]
     assert back["score"].tolist() == ["-3", "1", "2", "3"]
+
+
+def test_pi_sample_with_list_cells(tmp_path) -> None:
+    """A list field's values (codeIssues, missingElements) reach the sample as lists."""
+    sample = pd.DataFrame({"issues": [["=cmd", "b"], None, []], "notes": ["-x", "ok", None]})
+    back = pd.read_csv(write_pi_sample(sample, tmp_path), dtype=str, keep_default_na=False)
+    assert back["notes"].tolist() == ["'-x", "ok", ""]
+    assert back["issues"].tolist() == ["['=cmd', 'b']", "", "[]"]
