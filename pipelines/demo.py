@@ -59,16 +59,22 @@ def repeat_failed_pilot(home: Home, study) -> str | None:
             return None
 
 
-def run_study(name: str, home: Home, job: dg.JobDefinition, progress: Progress, task) -> list[str]:
-    """Run the loop for one study; returns the notes to print (gate decisions, failures)."""
+def run_study(
+    name: str, home: Home, job: dg.JobDefinition, progress: Progress, task, failed: list[str]
+) -> list[str]:
+    """Run the loop for one study; returns the notes to print (gate decisions) and adds each
+    failed run's failing steps to ``failed``."""
     study = load_study(studies_dir() / f"{name}.yaml")
     notes: list[str] = []
 
     def run(step: str) -> None:
         progress.update(task, description=f"{name}: {step}")
-        job.execute_in_process(
+        result = job.execute_in_process(
             partition_key=name, instance=instance(home), run_config=QUIET, raise_on_error=False
         )
+        if not result.success:
+            steps = sorted({e.step_key for e in result.get_step_failure_events()})
+            failed.append(f"{name} ({step}): run {result.run_id[:8]} failed at {', '.join(steps)}")
 
     run("packets")
     in_excel, in_excel_annotator = 0, study.design.annotators[0]
@@ -207,10 +213,11 @@ def main() -> int:
     job = defs.resolve_job_def("annotation_job")
     studies = job.partitions_def.get_partition_keys()
     notes: list[str] = []
+    failed: list[str] = []
     with Progress(console=console) as progress:
         task = progress.add_task("demo", total=len(studies))
         for study in studies:
-            notes += run_study(study, home, job, progress, task)
+            notes += run_study(study, home, job, progress, task, failed)
             progress.advance(task)
     console.print(summary(home))
     console.print("[bold]Pilot gates[/bold]")
@@ -240,7 +247,9 @@ def main() -> int:
     console.print(f"Exports:    {home.root / 'exports'}/<study>/")
     console.print(f"Reports:    {home.reports}/<study>/index.html (the study report, offline)")
     console.print("Dagster UI with these runs: make ui")
-    return 0
+    for line in failed:
+        console.print(f"[bold red]Failed run[/bold red] {line} (details: make ui)")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
