@@ -96,7 +96,7 @@ def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     with raterlab.warehouse() as con:
         ensure_tables(con)
         results = ingest_inbox(study, raterlab.paths, con)
-        publish(con, raterlab.paths.published, ["gold.adjudications"])
+        publish(con, raterlab.paths.published, ["gold.adjudications", "gold.adjudication_history"])
         total = con.execute(
             "SELECT count(*) FROM gold.adjudications WHERE study = ?", [study.name]
         ).fetchall()[0][0]

@@ -452,7 +452,8 @@ def _replace_decisions(
     con: duckdb.DuckDBPyConnection, study: str, sha256: str, decisions: pd.DataFrame
 ) -> list[str]:
     """Replace earlier decisions for the same case and field (inside the commit's
-    transaction); returns the files left with no decision, marked superseded."""
+    transaction), keeping each replaced one in ``gold.adjudication_history``; returns the
+    files left with no decision, marked superseded."""
     superseded: list[str] = []
     rows = decisions.assign(study=study)[names(ADJUDICATIONS)]
     con.register("_decided", rows)
@@ -466,6 +467,16 @@ def _replace_decisions(
                 [study],
             ).fetchall()
         }
+        con.execute(
+            """INSERT INTO gold.adjudication_history BY NAME
+               SELECT a.*, now() AS replaced_at,
+                      (SELECT any_value(source_file) FROM _decided) AS replaced_by_file,
+                      ? AS replaced_by_sha256
+               FROM gold.adjudications a WHERE study = ? AND EXISTS (
+               SELECT 1 FROM _decided d WHERE d.task = a.task
+               AND d.item_id = a.item_id AND d.field = a.field)""",
+            [sha256, study],
+        )
         con.execute(
             """DELETE FROM gold.adjudications a WHERE study = ? AND EXISTS (
                SELECT 1 FROM _decided d WHERE d.task = a.task

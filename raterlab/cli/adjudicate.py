@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
                 elif r.status == "rejected":
                     line += f", {r.n_errors} error(s); report: {r.report}"
                 print(line)
-            publish(con, home.published, ["gold.adjudications"])
+            publish(con, home.published, ["gold.adjudications", "gold.adjudication_history"])
             if any(r.status == "rejected" for r in results):
                 return 1
         else:

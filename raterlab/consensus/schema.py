@@ -165,6 +165,16 @@ ADJUDICATIONS = (
     Column("decided_at", "TIMESTAMPTZ", "When the decision was ingested."),
 )
 
+ADJUDICATION_HISTORY = (
+    *ADJUDICATIONS,
+    Column(
+        "replaced_at", "TIMESTAMPTZ", "When a later decision on the same item and field came in."
+    ),
+    Column("replaced_by_file", "VARCHAR", "The decisions file that replaced this decision."),
+    Column("replaced_by_sha256", "VARCHAR", "Content hash of that file."),
+)
+"""Every decision a later one replaced (same study, task, item and field), as it was."""
+
 LABELS = (
     Column("study", "VARCHAR", "Study name."),
     Column("rating_id", "BIGINT", "Id of the rating (one returned row), shared by its fields."),
@@ -199,6 +209,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
     "gold.items": ITEMS,
     "gold.consensus": CONSENSUS,
     "gold.adjudications": ADJUDICATIONS,
+    "gold.adjudication_history": ADJUDICATION_HISTORY,
 }
 """Tables this package creates (``gold.labels`` is the ingest's)."""
 

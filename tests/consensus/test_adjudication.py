@@ -289,3 +289,36 @@ def test_a_drift_promotion_is_acted_on(tmp_path: Path) -> None:
         for line in path.read_text().splitlines()
     }
     assert set(resolved) <= shipped and set(single) - set(resolved) <= set(single) - shipped
+
+
+def test_a_revised_decision_keeps_the_old_one_in_history(loop_home) -> None:
+    """A later decisions file on the same case replaces the decision; the replaced one stays
+    in gold.adjudication_history with the file that replaced it."""
+    study, home = loop_home
+    _issue(study, home)
+    simulate_adjudication(study, home)
+    first = inbox_dir(home, study.name) / "adj-001__adjudication.csv"
+    frame = pd.read_csv(first, dtype=str, keep_default_na=False)
+    with warehouse.connect(home.warehouse) as con:
+        assert [r.status for r in ingest_inbox(study, home, con)] == ["accepted"]
+        before = con.execute(
+            "SELECT count(*) FROM gold.adjudications WHERE study = ?", [study.name]
+        ).fetchone()[0]
+    revised = frame.iloc[[0]].assign(rationale="revised after discussion")
+    path = inbox_dir(home, study.name) / "adj-001__revised.csv"
+    revised.to_csv(path, index=False)
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_decisions(study, path, home, con)
+        current = con.execute(
+            "SELECT count(*), count(*) FILTER (rationale = 'revised after discussion')"
+            " FROM gold.adjudications WHERE study = ?",
+            [study.name],
+        ).fetchone()
+        history = con.execute(
+            "SELECT rationale, source_file, replaced_by_file FROM gold.adjudication_history"
+            " WHERE study = ?",
+            [study.name],
+        ).fetchall()
+    assert result.status == "accepted"
+    assert current == (before, 1)
+    assert history == [(frame["rationale"].iloc[0], first.name, path.name)]
