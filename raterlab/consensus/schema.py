@@ -196,7 +196,9 @@ LABELS = (
     Column("copy", "INTEGER", "0 for the first copy, 1 for a hidden duplicate."),
     Column("round", "VARCHAR", "`pilot`, `main`, `tiebreak` (third annotator) or `import`."),
     Column(
-        "batch", "VARCHAR", "Packet batch (`pilot`, `main-01`, `extra-01` for a third annotator, `import:<file>`)."
+        "batch",
+        "VARCHAR",
+        "Packet batch (`pilot`, `main-01`, `extra-01` for a third annotator, `import:<file>`).",
     ),
     Column("token", "VARCHAR", "The opaque item token the packet showed."),
     Column("source_file", "VARCHAR", "Returned file the rating came from."),
