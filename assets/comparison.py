@@ -1,16 +1,14 @@
 """Results per condition or system (the study's ``comparison``), after consensus."""
 
 import dagster as dg
-import pandas as pd
 
 from assets.consensus import consensus, table_schema
 from assets.metadata import image_md, table_md
 from assets.partitions import study_partitions
-from raterlab.comparison import COMPARISON, MEANS, condition_comparison, condition_means
+from raterlab.comparison import COMPARISON, MEANS
 from raterlab.comparison.plot import comparison_plot
-from raterlab.comparison.store import write_comparison
-from raterlab.comparison.table import ALL, unit_values
-from raterlab.consensus.inputs import counting_ratings, read_table
+from raterlab.comparison.store import compare_study, write_comparison
+from raterlab.comparison.table import ALL
 from raterlab.publish import publish
 from raterlab.report.sections import readable_comparison
 from resources import Raterlab
@@ -39,21 +37,7 @@ def condition_comparison_asset(
     if study.comparison is None:
         return dg.MaterializeResult(metadata={"comparison": "the study declares none"})
     with raterlab.warehouse(read_only=True) as con:
-        gold = read_table(con, "gold.consensus", study.name)
-        items = read_table(con, "gold.items", study.name, ("record",))
-        labels = read_table(con, "gold.labels", study.name)
-    if gold is None or items is None or labels is None or gold.empty:
-        empty = pd.DataFrame(columns=["task", "item_id", "field", "value_num"])
-        gold, items = empty, pd.DataFrame(columns=["item_id", "task", "tier", "record"])
-        labels = None
-    units = unit_values(study, gold, items)
-    ratings = (
-        counting_ratings(study, labels)
-        if labels is not None
-        else pd.DataFrame(columns=["task", "item_id", "annotator_id", "field", "value_num"])
-    )
-    table = condition_comparison(study, units, ratings)
-    means = condition_means(study, units)
+        table, means = compare_study(con, study)
     with raterlab.warehouse() as con:
         write_comparison(con, study.name, table, means)
         publish(

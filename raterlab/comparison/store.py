@@ -1,4 +1,5 @@
-"""Writing ``gold.condition_comparison`` and ``gold.condition_means`` (typed, per study)."""
+"""Computing a study's comparison from its gold tables, and writing
+``gold.condition_comparison`` and ``gold.condition_means`` (typed, per study)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,16 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.comparison.table import COMPARISON, MEANS
+from raterlab.comparison.table import (
+    COMPARISON,
+    MEANS,
+    condition_comparison,
+    condition_means,
+    unit_values,
+)
+from raterlab.consensus.inputs import counting_ratings, read_table
 from raterlab.consensus.schema import ddl
+from raterlab.protocol import Study
 
 TABLES = {"gold.condition_comparison": COMPARISON, "gold.condition_means": MEANS}
 
@@ -23,3 +32,20 @@ def write_comparison(
     warehouse.replace_study_tables(
         con, study, {"gold.condition_comparison": table, "gold.condition_means": means}
     )
+
+
+def compare_study(
+    con: duckdb.DuckDBPyConnection, study: Study
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The study's comparison and means from its gold tables (empty ones before consensus)."""
+    gold = read_table(con, "gold.consensus", study.name)
+    items = read_table(con, "gold.items", study.name, ("record",))
+    labels = read_table(con, "gold.labels", study.name)
+    if gold is None or items is None or labels is None or gold.empty:
+        gold = pd.DataFrame(columns=["task", "item_id", "field", "value_num"])
+        items = pd.DataFrame(columns=["item_id", "task", "tier", "record"])
+        ratings = pd.DataFrame(columns=["task", "item_id", "annotator_id", "field", "value_num"])
+    else:
+        ratings = counting_ratings(study, labels)
+    units = unit_values(study, gold, items)
+    return condition_comparison(study, units, ratings), condition_means(study, units)
