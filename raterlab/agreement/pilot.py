@@ -26,11 +26,11 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.bands import apply_bands, landis_koch_band
+from raterlab.agreement.declared import declared_coefficient, declared_options
 from raterlab.agreement.report import agreement_table
 from raterlab.agreement.study import field_matrix, rating_fields
 from raterlab.design.rounds import pilot_rounds
 from raterlab.protocol import CategoricalField, LikertField, Study
-from raterlab.protocol.study import Threshold
 
 GATE_COLUMNS = (
     "attempt",
@@ -67,27 +67,6 @@ class Gate:
     """One row per gated field of the attempt (:data:`GATE_COLUMNS`); empty without one."""
     round: str | None = None
     """The pilot round judged (the latest)."""
-
-
-def gate_coefficient(gate: Threshold, spec: object) -> tuple[str, str]:
-    """The level and coefficient spec (for :func:`agreement_table`) the gate names for a
-    field: ``("nominal", "cohen_kappa")`` is unweighted kappa, ``cohen_kappa:quadratic``
-    the weighted one."""
-    level = "ordinal" if isinstance(spec, LikertField) else "nominal"
-    if gate.coefficient == "krippendorff_alpha":
-        return level, f"krippendorff_alpha:{gate.level or level}"
-    if gate.weights == "unweighted":
-        return "nominal", gate.coefficient
-    if gate.weights:
-        return level, f"{gate.coefficient}:{gate.weights}"
-    return level, gate.coefficient
-
-
-def _declared_options(gate: Threshold) -> str:
-    """The gate's options as the study file writes them (``weights=unweighted``...)."""
-    if gate.weights:
-        return f"weights={gate.weights}"
-    return f"level={gate.level}" if gate.level else ""
 
 
 def _band(study: Study, value: float) -> str:
@@ -136,7 +115,7 @@ def gate_attempt(
         if gate.fields and field not in gate.fields:
             continue
         matrix = field_matrix(own, task, field, spec)
-        level, name = gate_coefficient(gate, spec)
+        level, name = declared_coefficient(gate, spec)
         categories = list(spec.domain())
         result = agreement_table(
             {field: matrix}, level, [name], categories, ci=n_resamples > 0, n_resamples=n_resamples
@@ -152,7 +131,7 @@ def gate_attempt(
                 "task": task,
                 "field": field,
                 "coefficient": gate.coefficient,
-                "options": _declared_options(gate),
+                "options": declared_options(gate),
                 "estimate": estimate,
                 "ci_low": float(result["ci_low"]),
                 "ci_high": float(result["ci_high"]),

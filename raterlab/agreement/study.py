@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.bands import apply_bands, landis_koch_band
+from raterlab.agreement.declared import declared_coefficient, declared_options
 from raterlab.agreement.report import agreement_table
 from raterlab.agreement.tables import agreement_matrix
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
@@ -169,6 +170,10 @@ def field_agreement(
                 _level_label(c, o, level)
                 for c, o in zip(table["coefficient"], table["options"], strict=True)
             ]
+            table = pd.concat(
+                [table, _declared_rows(study, field, spec, matrix, table, ci, options)],
+                ignore_index=True,
+            )
             parts.append(table.assign(task=task, slice=slice_name))
     if not parts:
         return pd.DataFrame(columns=list(AGREEMENT_COLUMNS))
@@ -178,6 +183,31 @@ def field_agreement(
     ]
     out["computed_at"] = datetime.now(UTC)
     return out[list(AGREEMENT_COLUMNS)]
+
+
+def _declared_rows(
+    study: Study,
+    field: str,
+    spec: object,
+    matrix: pd.DataFrame,
+    table: pd.DataFrame,
+    ci: bool,
+    options: dict,
+) -> pd.DataFrame:
+    """The per-field minimums on ``field`` whose coefficient ``table`` lacks (Cohen's kappa
+    ``weights: unweighted`` on a Likert field, Light's kappa...), computed exactly as declared
+    (:mod:`raterlab.agreement.declared`) and labelled with the declared options, so that every
+    minimum is judged on the coefficient it names."""
+    rows = []
+    for threshold in study.thresholds.minimums:
+        if threshold.per != "field" or (threshold.fields and field not in threshold.fields):
+            continue
+        if not applies(threshold, spec) or any(_matches(r, threshold) for _, r in table.iterrows()):
+            continue
+        level, name = declared_coefficient(threshold, spec)
+        row = agreement_table({field: matrix}, level, [name], list(spec.domain()), ci=ci, **options)
+        rows.append(row.assign(level=declared_options(threshold) or level))
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
 
 
 def _level_label(coefficient: str, options: str, level: str) -> str:

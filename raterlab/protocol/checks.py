@@ -9,7 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from raterlab.protocol.coefficients import design_problem, field_problem
+from raterlab.protocol.coefficients import (
+    ORDERED_ONLY,
+    WEIGHTED_COEFFICIENTS,
+    design_problem,
+    field_problem,
+)
 from raterlab.protocol.fields import BinaryField, CategoricalField, LikertField, TextField
 from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import (
@@ -214,9 +219,6 @@ def _check_thresholds(study: Study) -> Iterator[Problem]:
 
 PAIR_COEFFICIENTS = ("cohen_kappa", "scott_pi")
 """Coefficients defined for exactly two raters."""
-WEIGHTED_COEFFICIENTS = ("cohen_kappa", "gwet_ac2")
-ORDERED_ONLY = ("gwet_ac2", "icc")
-"""Coefficients that need an ordered (Likert or binary) scale."""
 
 
 def _check_gate(study: Study, gate: Threshold) -> Iterator[Problem]:

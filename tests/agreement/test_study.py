@@ -246,3 +246,43 @@ def test_threshold_on_a_slice_reads_that_slice() -> None:
     expected = main.set_index("coefficient")["estimate"]["fleiss_kappa"]
     assert results.loc["relevant", "estimate"] == pytest.approx(expected)
     assert results.loc["relevant", "slice"] == "round=main"
+
+
+def test_a_minimum_is_judged_on_exactly_the_coefficient_it_declares() -> None:
+    """Unweighted Cohen's kappa on a Likert field (the set holds the quadratic one) gets its
+    own row, equal to sklearn's default ``cohen_kappa_score``, and the threshold reads it."""
+    from sklearn.metrics import cohen_kappa_score
+
+    minimum = {"coefficient": "cohen_kappa", "weights": "unweighted", "fields": ["score"]}
+    study = _study(thresholds={"minimums": [{**minimum, "min": 0.6}]})
+    rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
+    table = field_agreement(study, rows, interval=None)
+    score = table[(table["slice"] == "all") & (table["field"] == "score")]
+    kappas = score[score["coefficient"] == "cohen_kappa"].set_index("level")["estimate"]
+    assert kappas["weights=unweighted"] == pytest.approx(cohen_kappa_score(A, B))
+    assert kappas["weights=quadratic"] == pytest.approx(
+        cohen_kappa_score(A, B, weights="quadratic")
+    )
+    (result,) = threshold_results(study, table, rows).itertuples()
+    assert result.estimate == pytest.approx(cohen_kappa_score(A, B))
+    assert result.passed == (cohen_kappa_score(A, B) >= 0.6)
+
+
+def test_light_kappa_is_the_mean_of_cohen_kappa_over_annotator_pairs() -> None:
+    """Four annotators, two per item (empathy's design): the protocol's "Cohen's kappa across
+    annotator pairs" is Light's kappa, the mean of each pair's kappa on the items it shares."""
+    from sklearn.metrics import cohen_kappa_score
+
+    scores = {
+        f"r{k}": [v if (i % 4) in (k, (k + 1) % 4) else None for i, v in enumerate(A * 2)]
+        for k in range(4)
+    }
+    scores["r1"] = [None if v is None else min(v + 1, 5) for v in scores["r1"]]
+    study = _study(thresholds={"minimums": [{"coefficient": "light_kappa", "min": 0.4}]})
+    table = field_agreement(study, _rows(scores, {}), interval=None)
+    row = table[(table["field"] == "score") & (table["coefficient"] == "light_kappa")]
+    pairs = []
+    for a, b in [("r0", "r1"), ("r1", "r2"), ("r2", "r3"), ("r0", "r3")]:
+        shared = [(x, y) for x, y in zip(scores[a], scores[b], strict=True) if None not in (x, y)]
+        pairs.append(cohen_kappa_score(*zip(*shared, strict=True)))
+    assert row[row["slice"] == "all"]["estimate"].iloc[0] == pytest.approx(np.mean(pairs))

@@ -62,26 +62,27 @@ def test_threshold_the_design_cannot_compute_is_a_load_error() -> None:
     assert "fleiss_kappa" in problems[0][1]
 
 
-def test_threshold_on_a_field_of_the_wrong_level_is_a_load_error() -> None:
+def test_threshold_that_can_never_be_computed_on_its_field_is_a_load_error() -> None:
     minimums = [
-        {"coefficient": "fleiss_kappa", "fields": ["score"], "min": 0.6},
-        {"coefficient": "krippendorff_alpha", "level": "nominal", "fields": ["score"], "min": 0.6},
+        {"coefficient": "fleiss_kappa", "weights": "quadratic", "fields": ["score"], "min": 0.6},
+        {"coefficient": "krippendorff_alpha", "level": "ratio", "fields": ["score"], "min": 0.6},
         {"coefficient": "fleiss_kappa", "slice": "tier", "min": 0.6},
+        {"coefficient": "gwet_ac2", "weights": "linear", "fields": ["relevant"], "min": 0.6},
+        {"coefficient": "fleiss_kappa", "fields": ["score"], "min": 0.6},
     ]
     problems = _problems(thresholds={"minimums": minimums})
-    assert (
-        "thresholds.minimums[0]",
-        "score: fleiss_kappa is not computed for ordinal fields (use one of percent_agreement, "
-        "krippendorff_alpha, gwet_ac2, cohen_kappa, icc)",
-    ) in problems
+    assert ("thresholds.minimums[0]", "score: fleiss_kappa takes no weights") in problems
     assert (
         "thresholds.minimums[1]",
-        "score: alpha at level nominal is not computed for ordinal fields",
+        "score: alpha at level ratio is not computed for ordinal fields",
     ) in problems
     assert (
         "thresholds.minimums[2].slice",
         "must be 'key=value' with a key of slices, not 'tier'",
     ) in problems
+    assert ("thresholds.minimums[3]", "relevant: linear weights need a Likert scale") in problems
+    # Fleiss' kappa of Likert scores taken as categories is computed when a field is named.
+    assert not [p for p in problems if p[0] == "thresholds.minimums[4]"]
 
 
 def test_unit_and_run_keys_must_be_item_keys_of_every_task() -> None:
