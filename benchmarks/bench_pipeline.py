@@ -1,7 +1,8 @@
 """End to end at scale: a gold_tiers-shaped study of N items and 8 annotators through the
-asset graph, with the time of each asset. Run by hand, not by CI:
+asset graph, with the time of each asset and check. Run by hand, not by CI:
 
-    .venv/bin/python benchmarks/bench_pipeline.py --items 1000 10000 [--plot FILE]
+    .venv/bin/python benchmarks/bench_pipeline.py --items 1000 10000 100000 \
+        --plot benchmarks/pipeline_scaling.png [--json] [--profile DIR]
 
 For each N, the bundled ``gold_tiers`` study is copied into a temporary studies folder with
 its generations repeated (fresh ids) up to N items and eight annotators (beside
@@ -11,9 +12,12 @@ the pilot tables must exist as they do in the demo), and the demo's loop
 rater quality, adjudication, consensus, exports, as many rounds as the study needs) runs on a
 fresh ``RATERLAB_HOME``, in a child process (the code location reads its study partitions
 from ``RATERLAB_STUDIES`` when imported). Each asset's and check's time is the sum of its
-step durations over all runs, read back from the Dagster instance; ``simulation`` is the
-rest of the wall time (simulated annotators and adjudicators, outside the graph). Prints a
-markdown table for benchmarks/README.md ("## End to end") and a JSON line per N.
+step durations over all runs, read back from the Dagster instance; ``simulation`` is the time
+in the simulated annotators and adjudicators (outside the graph), ``run overhead`` the rest
+of the wall time (Dagster starting and ending runs). Progress goes to stderr, one line per
+run; stdout gets the machine and a markdown table for benchmarks/README.md ("## End to
+end"), or with ``--json`` one JSON object. Peak memory is the child's maximum resident set;
+the load average is sampled every 10 s (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -108,10 +112,24 @@ class TimedJob:
         return result
 
 
+def timed_call(function, total: list[float]):
+    """``function``, adding the seconds each call takes to ``total[0]``."""
+
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            total[0] += time.perf_counter() - start
+
+    return timed
+
+
 def run_loop() -> dict:
     """In the child: the demo's loop on the one study, then the step times and peak memory."""
     from rich.progress import Progress
 
+    from pipelines import demo
     from pipelines.definitions import defs
     from pipelines.demo import QUIET, run_study
     from pipelines.instance import instance
@@ -126,6 +144,9 @@ def run_loop() -> dict:
     )
     steps: dict[str, float] = {}
     timed = TimedJob(job, steps)
+    simulation = [0.0]
+    for name in ("simulate", "simulate_adjudication", "as_spreadsheets"):
+        setattr(demo, name, timed_call(getattr(demo, name), simulation))
     failed: list[str] = []
     start = time.perf_counter()
     with Progress(disable=True) as progress:
@@ -137,7 +158,8 @@ def run_loop() -> dict:
         "wall_s": wall,
         "runs": timed.runs,
         "steps": steps,
-        "simulation_s": wall - sum(steps.values()),
+        "simulation_s": simulation[0],
+        "overhead_s": wall - sum(steps.values()) - simulation[0],
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -236,6 +258,11 @@ def table(results: list[dict]) -> str:
     lines.append(
         "| simulation (outside the graph) | "
         + " | ".join(f"{r['simulation_s']:.1f}" for r in results)
+        + " | |"
+    )
+    lines.append(
+        "| run overhead (Dagster start and end of runs) | "
+        + " | ".join(f"{r['overhead_s']:.1f}" for r in results)
         + " | |"
     )
     lines.append(
