@@ -1,7 +1,8 @@
 """End to end at scale: a gold_tiers-shaped study of N items and 8 annotators through the
-asset graph, with the time of each asset. Run by hand, not by CI:
+asset graph, with the time of each asset and check. Run by hand, not by CI:
 
-    .venv/bin/python benchmarks/bench_pipeline.py --items 1000 10000 [--plot FILE]
+    .venv/bin/python benchmarks/bench_pipeline.py --items 1000 10000 100000 \
+        --plot benchmarks/pipeline_scaling.png [--json] [--profile DIR]
 
 For each N, the bundled ``gold_tiers`` study is copied into a temporary studies folder with
 its generations repeated (fresh ids) up to N items and eight annotators (beside
@@ -11,23 +12,31 @@ the pilot tables must exist as they do in the demo), and the demo's loop
 rater quality, adjudication, consensus, exports, as many rounds as the study needs) runs on a
 fresh ``RATERLAB_HOME``, in a child process (the code location reads its study partitions
 from ``RATERLAB_STUDIES`` when imported). Each asset's and check's time is the sum of its
-step durations over all runs, read back from the Dagster instance; ``simulation`` is the
-rest of the wall time (simulated annotators and adjudicators, outside the graph). Prints a
-markdown table for benchmarks/README.md ("## End to end") and a JSON line per N.
+step durations over all runs, read back from the Dagster instance; ``simulation`` is the time
+in the simulated annotators and adjudicators (outside the graph), ``run overhead`` the rest
+of the wall time (Dagster starting and ending runs). Progress goes to stderr, one line per
+run; stdout gets the machine and a markdown table for benchmarks/README.md ("## End to
+end"), or with ``--json`` one JSON object. Peak memory is the child's maximum resident set;
+the load average is sampled every 10 s (the machine may be shared).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import platform
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 from raterlab.settings import PACKAGE_ROOT
@@ -63,11 +72,64 @@ def scaled_study(folder: Path, n_items: int) -> None:
         (folder / data["guide"]).write_text((source / data["guide"]).read_text())
 
 
-def run_loop() -> dict:
-    """In the child: the demo's loop on the one study, then the step times from the instance."""
+def step_times(run_id: str) -> dict[str, float]:
+    """Seconds per step (asset or check) of one run, from the Dagster instance."""
     import dagster as dg
+
+    from pipelines.instance import instance
+    from raterlab.settings import Home
+
+    records = (
+        instance(Home.from_env())
+        .get_records_for_run(run_id, of_type=dg.DagsterEventType.STEP_SUCCESS, limit=10_000)
+        .records
+    )
+    events = [r.event_log_entry.dagster_event for r in records]
+    return {e.step_key: e.event_specific_data.duration_ms / 1000 for e in events}
+
+
+class TimedJob:
+    """The job ``run_study`` is given: each run's steps are added to ``steps`` and printed to
+    stderr as the run ends (progress), and a failed step fails the benchmark."""
+
+    def __init__(self, job, steps: dict[str, float]) -> None:
+        self.job, self.steps, self.runs = job, steps, 0
+
+    def execute_in_process(self, **kwargs):
+        start = time.perf_counter()
+        result = self.job.execute_in_process(**kwargs)
+        self.runs += 1
+        times = step_times(result.run_id)
+        for key, seconds in times.items():
+            self.steps[key] = self.steps.get(key, 0.0) + seconds
+        slowest = sorted(times.items(), key=lambda kv: -kv[1])[:6]
+        print(
+            f"  run {self.runs}: {time.perf_counter() - start:.1f} s, "
+            + ", ".join(f"{k} {v:.1f}" for k, v in slowest),
+            file=sys.stderr,
+            flush=True,
+        )
+        return result
+
+
+def timed_call(function, total: list[float]):
+    """``function``, adding the seconds each call takes to ``total[0]``."""
+
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            total[0] += time.perf_counter() - start
+
+    return timed
+
+
+def run_loop() -> dict:
+    """In the child: the demo's loop on the one study, then the step times and peak memory."""
     from rich.progress import Progress
 
+    from pipelines import demo
     from pipelines.definitions import defs
     from pipelines.demo import QUIET, run_study
     from pipelines.instance import instance
@@ -80,29 +142,52 @@ def run_loop() -> dict:
     job.execute_in_process(
         partition_key=PRIMER, instance=instance(home), run_config=QUIET, raise_on_error=False
     )
-    primer = {r.run_id for r in instance(home).get_runs()}
+    steps: dict[str, float] = {}
+    timed = TimedJob(job, steps)
+    simulation = [0.0]
+    for name in ("simulate", "simulate_adjudication", "as_spreadsheets"):
+        setattr(demo, name, timed_call(getattr(demo, name), simulation))
+    failed: list[str] = []
     start = time.perf_counter()
     with Progress(disable=True) as progress:
-        run_study("gold_tiers", home, job, progress, progress.add_task("bench"))
+        run_study("gold_tiers", home, timed, progress, progress.add_task("bench"), failed)
     wall = time.perf_counter() - start
-    steps: dict[str, float] = {}
-    runs = [r for r in instance(home).get_runs() if r.run_id not in primer]
-    for run in runs:
-        records = (
-            instance(home)
-            .get_records_for_run(run.run_id, of_type=dg.DagsterEventType.STEP_SUCCESS)
-            .records
-        )
-        for record in records:
-            event = record.event_log_entry.dagster_event
-            steps[event.step_key] = steps.get(event.step_key, 0.0) + (
-                event.event_specific_data.duration_ms / 1000
-            )
-    graph = sum(steps.values())
-    return {"wall_s": wall, "runs": len(runs), "steps": steps, "simulation_s": wall - graph}
+    if failed:
+        raise SystemExit("\n".join(failed))
+    return {
+        "wall_s": wall,
+        "runs": timed.runs,
+        "steps": steps,
+        "simulation_s": simulation[0],
+        "overhead_s": wall - sum(steps.values()) - simulation[0],
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
-def measure(n_items: int) -> dict:
+class LoadSampler(threading.Thread):
+    """The 1-minute load average, sampled every 10 s while a run goes on (the machine may be
+    shared: the figures are only comparable with the load beside them)."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.samples: list[float] = [os.getloadavg()[0]]
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(10):
+            self.samples.append(os.getloadavg()[0])
+
+    def summary(self) -> dict[str, float]:
+        self.done.set()
+        return {
+            "load_mean": round(sum(self.samples) / len(self.samples), 2),
+            "load_max": max(self.samples),
+        }
+
+
+def measure(n_items: int, profile: Path | None = None) -> dict:
+    load = LoadSampler()
+    load.start()
     with tempfile.TemporaryDirectory() as tmp:
         studies = Path(tmp) / "studies"
         scaled_study(studies, n_items)
@@ -111,35 +196,87 @@ def measure(n_items: int) -> dict:
             "RATERLAB_STUDIES": str(studies),
             "RATERLAB_HOME": str(Path(tmp) / "home"),
         }
+        print(f"{n_items:,} items:", file=sys.stderr, flush=True)
         out = subprocess.run(
-            [sys.executable, __file__, "--child"],
+            [sys.executable, __file__, "--child"]
+            + (["--profile", str(profile / f"items-{n_items}.prof")] if profile else []),
             env=env,
             cwd=PACKAGE_ROOT,
-            capture_output=True,
+            stdout=subprocess.PIPE,
             text=True,
         )
     if out.returncode:
-        raise SystemExit(f"{n_items:,} items: the loop failed\n{out.stderr[-3000:]}")
-    return {"items": n_items, **json.loads(out.stdout.strip().splitlines()[-1])}
+        raise SystemExit(f"{n_items:,} items: the loop failed (its output is above)")
+    return {"items": n_items, **json.loads(out.stdout.strip().splitlines()[-1]), **load.summary()}
+
+
+def machine() -> dict:
+    """CPU model and count, so a figure is read with the machine it came from."""
+    model = (
+        next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ),
+            platform.processor(),
+        )
+        if Path("/proc/cpuinfo").exists()
+        else platform.processor()
+    )
+    return {"cpu": model, "cpus": os.cpu_count(), "python": platform.python_version()}
+
+
+def slopes(results: list[dict]) -> dict[str, float]:
+    """Per step, the least-squares slope of log(seconds) on log(items): 1 is linear, 2
+    quadratic. Steps under 0.05 s at some size are left out (noise)."""
+    if len(results) < 2:
+        return {}
+    x = np.log([r["items"] for r in results])
+    out = {}
+    for key in {k for r in results for k in r["steps"]}:
+        y = [r["steps"].get(key, 0.0) for r in results]
+        if min(y) >= 0.05:
+            out[key] = round(float(np.polyfit(x, np.log(y), 1)[0]), 2)
+    out["total wall"] = round(float(np.polyfit(x, np.log([r["wall_s"] for r in results]), 1)[0]), 2)
+    return out
 
 
 def table(results: list[dict]) -> str:
     keys = sorted(
         {k for r in results for k in r["steps"]}, key=lambda k: -results[-1]["steps"].get(k, 0)
     )
-    head = "| step | " + " | ".join(f"{r['items']:,} items (s)" for r in results) + " |"
-    lines = [head, "|---|" + "---|" * len(results)]
+    slope = slopes(results)
+    head = "| step | " + " | ".join(f"{r['items']:,} items (s)" for r in results) + " | slope |"
+    lines = [head, "|---|" + "---|" * (len(results) + 1)]
     for key in keys:
         lines.append(
-            f"| {key} | " + " | ".join(f"{r['steps'].get(key, 0):.2f}" for r in results) + " |"
+            f"| {key} | "
+            + " | ".join(f"{r['steps'].get(key, 0):.2f}" for r in results)
+            + f" | {slope.get(key, '')} |"
         )
     lines.append(
         "| simulation (outside the graph) | "
         + " | ".join(f"{r['simulation_s']:.1f}" for r in results)
-        + " |"
+        + " | |"
     )
     lines.append(
-        "| **total wall** | " + " | ".join(f"**{r['wall_s']:.1f}**" for r in results) + " |"
+        "| run overhead (Dagster start and end of runs) | "
+        + " | ".join(f"{r['overhead_s']:.1f}" for r in results)
+        + " | |"
+    )
+    lines.append(
+        "| **total wall** | "
+        + " | ".join(f"**{r['wall_s']:.1f}**" for r in results)
+        + f" | {slope.get('total wall', '')} |"
+    )
+    lines.append(
+        "| peak memory (MB) | " + " | ".join(f"{r['peak_mb']:.0f}" for r in results) + " | |"
+    )
+    lines.append(
+        "| load average (mean / max) | "
+        + " | ".join(f"{r['load_mean']:.1f} / {r['load_max']:.1f}" for r in results)
+        + " | |"
     )
     return "\n".join(lines)
 
@@ -169,19 +306,43 @@ def plot(results: list[dict], path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--items", type=int, nargs="*", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--plot", type=Path)
+    parser.add_argument("--plot", type=Path, help="write the log-log plot (PNG) here")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the table"
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="folder for a cProfile file per size (items-N.prof; slows the run down)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_loop()))
+        if args.profile:
+            with cProfile.Profile() as profiler:
+                result = run_loop()
+            profiler.dump_stats(args.profile)
+        else:
+            result = run_loop()
+        print(json.dumps(result))
         return
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
     results = []
     for n in args.items:
-        results.append(measure(n))
-        print(json.dumps(results[-1]), flush=True)
-    print(table(results))
+        results.append(measure(n, args.profile))
+        print(
+            f"{n:,} items: {results[-1]['wall_s']:.1f} s wall, {results[-1]['peak_mb']:.0f} MB",
+            file=sys.stderr,
+            flush=True,
+        )
     if args.plot:
         plot(results, args.plot)
+    if args.json:
+        print(json.dumps({"machine": machine(), "results": results, "slopes": slopes(results)}))
+    else:
+        print(machine())
+        print(table(results))
 
 
 if __name__ == "__main__":

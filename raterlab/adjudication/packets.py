@@ -217,10 +217,13 @@ def write_adjudication_packet(
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".adjudication-", dir=target.parent))
     lines, table_rows = [], []
+    # Each case reads its own item's labels: grouped once, not filtered from all per case.
+    labels = tables.labels[tables.labels["item_id"].isin(rows["item_id"])]
+    by_item = dict(tuple(labels.groupby("item_id", sort=False)))
     for case, case_rows in rows.groupby("case_token", sort=False):
         first = case_rows.iloc[0]
         task, item_id = first["task"], first["item_id"]
-        cards = rating_cards(study, tables.labels, item_id, case)
+        cards = rating_cards(study, by_item.get(item_id, labels.iloc[:0]), item_id, case)
         record = records[item_id]
         entry = {
             "case": case,
@@ -392,9 +395,10 @@ def issue_packets(
         sealed = merge_tiebreak_key(con, study, everything[list(ASSIGNMENT_COLUMNS)], secret)
         fresh = sealed[sealed["batch"] == batch]
         files = []
+        records = tables.records()
         for (annotator, b), rows in fresh.groupby(["annotator_id", "batch"], sort=True):
             target = packet_dir(home.outbox, study, annotator, b)
-            for entry in write_packet(study, rows, tables.records(), target):
+            for entry in write_packet(study, rows, records, target):
                 files.append(
                     {
                         "annotator_id": annotator,

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 from pathlib import Path
 from typing import Any
 
+import ahocorasick
 import pandas as pd
 
 from raterlab.design.rounds import is_pilot, latest_pilot_only
@@ -159,13 +159,40 @@ def _unshown(study: Study, entry: dict) -> dict:
     return rest
 
 
+def needle_automaton(needles: set[str]) -> ahocorasick.Automaton:
+    """An Aho-Corasick automaton over the needles: one pass over a text finds every needle
+    in it, in time linear in the text and the matches (Aho & Corasick 1975), where a regex
+    alternation tries each needle at each position."""
+    automaton = ahocorasick.Automaton()
+    for needle in needles:
+        automaton.add_word(needle, needle)
+    automaton.make_automaton()
+    return automaton
+
+
+def first_needle(automaton: ahocorasick.Automaton, longest: int, text: str) -> str | None:
+    """The needle a leftmost-longest search finds first in ``text`` (the leftmost start, the
+    longest needle there), or None. Matches come in order of their end; once a match ends
+    more than ``longest`` characters after the best start so far, none can start earlier."""
+    best: tuple[int, str] | None = None
+    for end, needle in automaton.iter(text):
+        start = end - len(needle) + 1
+        if best is not None and end - longest + 1 > best[0]:
+            break
+        if best is None or (start, -len(needle)) < (best[0], -len(best[1])):
+            best = (start, needle)
+    return best[1] if best else None
+
+
 def verify_no_hidden_values(
     study: Study, generations: pd.DataFrame, files: pd.DataFrame, outbox: Path
 ) -> Result:
     """No packet file holds a hidden value, a hidden key, or a source item id, anywhere but
-    inside the shown values of the items it presents."""
+    inside the shown values of the items it presents (substring search: a needle inside a
+    longer word is found too)."""
     needles = hidden_needles(study, generations)
-    pattern = re.compile("|".join(re.escape(n) for n in sorted(needles, key=len, reverse=True)))
+    automaton = needle_automaton(needles) if needles else None
+    longest = max(map(len, needles), default=0)
     shown = {key for task in study.tasks.values() for key in task.shown}
     hidden_keys = study.hidden_keys() - shown
     problems: list[str] = []
@@ -178,6 +205,6 @@ def verify_no_hidden_values(
                 if leaked:
                     problems.append(f"{file}:{number} holds hidden key(s) {sorted(leaked)}")
             text = "\n".join(json.dumps(_unshown(study, e), ensure_ascii=False) for e in entries)
-        if needles and (m := pattern.search(text)):
-            problems.append(f"{file} holds hidden value {m.group(0)[:40]!r}")
+        if automaton is not None and (found := first_needle(automaton, longest, text)):
+            problems.append(f"{file} holds hidden value {found[:40]!r}")
     return problems, {"files_scanned": len(files), "values_searched": len(needles)}

@@ -189,3 +189,16 @@ def test_a_hidden_value_that_is_also_shown_is_still_found_outside_shown_text(
     assert problems == [
         "mini/a1/pilot/a1_answer_annotations.csv holds hidden value 'secret-model-1'"
     ]
+
+
+def test_a_leaked_id_next_to_another_word_is_found(mini, built, tmp_path: Path) -> None:
+    """A source item id glued to other text in a packet file (no space or quote around it)
+    is a leak."""
+    generations, key = built
+    files = write_packets(mini, key, generations, tmp_path)
+    assert verify_no_hidden_values(mini, generations, files, tmp_path)[0] == []
+    item_id = str(generations["item_id"].iloc[0])
+    template = tmp_path / "mini" / "a1" / "pilot" / "a1_answer_annotations.csv"
+    template.write_text(template.read_text().replace("\n", f",see{item_id}x\n", 1))
+    problems, _ = verify_no_hidden_values(mini, generations, files, tmp_path)
+    assert problems == [f"mini/a1/pilot/a1_answer_annotations.csv holds hidden value {item_id!r}"]
