@@ -7,6 +7,7 @@ import dagster as dg
 import pandas as pd
 
 from assets.partitions import study_partitions
+from assets.tables import create_tables, table_metadata
 from raterlab import warehouse as wh
 from raterlab.adjudication.packets import sealed_tiebreak_rows
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
@@ -87,6 +88,7 @@ def raw_generations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     group_name=GROUP,
     deps=[raw_generations],
     kinds={"duckdb"},
+    metadata=table_metadata("routed_items", "gold.tier_costs"),
 )
 def routed_items_asset(
     context: dg.AssetExecutionContext, raterlab: Raterlab
@@ -107,6 +109,9 @@ def routed_items_asset(
         costs = tier_costs(study, routed)
         _write(raterlab, "gold.tier_costs", study.name, costs)
         metadata["cost"] = dg.MetadataValue.md(costs.round(3).to_markdown(index=False))
+    else:
+        with raterlab.warehouse() as con:
+            create_tables(con, "routed_items")
     return dg.MaterializeResult(metadata=metadata)
 
 

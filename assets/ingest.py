@@ -13,6 +13,7 @@ import pandas as pd
 
 from assets.design import pilot_packets
 from assets.partitions import study_partitions
+from assets.tables import table_metadata
 from raterlab.ingest.audit import create_wide_views, pending_files
 from raterlab.ingest.run import (
     accepted_rows,
@@ -81,6 +82,7 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
     group_name=GROUP,
     kinds={"duckdb"},
     deps=[validated_annotations],
+    metadata=table_metadata("labels", "gold.labels"),
 )
 def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Pending accepted files' ratings, unblinded through the sealed key, applied to
