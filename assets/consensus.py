@@ -27,7 +27,13 @@ def _md(frame: pd.DataFrame) -> dg.MetadataValue:
     return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[labels], kinds={"duckdb"})
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[labels],
+    kinds={"duckdb"},
+    metadata=table_metadata("adjudication_queue", "staging.adjudication_queue"),
+)
 def adjudication_queue(
     context: dg.AssetExecutionContext, raterlab: Raterlab
 ) -> dg.MaterializeResult:
@@ -49,7 +55,11 @@ def adjudication_queue(
 
 
 @dg.asset(
-    partitions_def=study_partitions, group_name=GROUP, deps=[adjudication_queue], kinds={"csv"}
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[adjudication_queue],
+    kinds={"csv"},
+    metadata=table_metadata("adjudication_packets", "staging.adjudication_key"),
 )
 def adjudication_packets(
     context: dg.AssetExecutionContext, raterlab: Raterlab

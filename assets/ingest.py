@@ -33,6 +33,7 @@ GROUP = "ingest"
     group_name=GROUP,
     deps=[pilot_packets],
     kinds={"csv"},
+    metadata=table_metadata("returned_annotations", "staging.inbox"),
 )
 def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> None:
     """Files in ``inbox/<study>/``, each archived under its content hash before parsing and

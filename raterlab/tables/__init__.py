@@ -19,6 +19,7 @@ from raterlab.tables import (
     judges,
     metrics,
     quality,
+    simulate,
 )
 from raterlab.tables.model import Column, Table
 
@@ -34,10 +35,13 @@ TABLES: dict[str, Table] = {
         metrics,
         judges,
         comparison,
+        simulate,
     )
     for t in module.TABLES
 }
-"""Every declared table and view by ``schema.name`` (wide views by their name pattern)."""
+"""Every declared table and view by ``schema.name`` (wide views by their name pattern).
+``written_by`` is an asset's name, or a command (``raterlab ...``) for a table no asset
+writes."""
 
 
 def declared(name: str) -> Table | None:

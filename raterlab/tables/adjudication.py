@@ -1,9 +1,11 @@
-"""Tables of adjudication: the decisions in force, those a later decision replaced, and the
-decisions files received."""
+"""Tables of adjudication: the dispute queue, the packets issued (adjudication cases and
+third-annotator rows), the decisions files received, the decisions in force and those a
+later decision replaced."""
 
 from __future__ import annotations
 
 from raterlab.tables import fields as f
+from raterlab.tables.design import PACKET_FILE_COLUMNS
 from raterlab.tables.ingest import ISSUE_COLUMNS
 from raterlab.tables.model import Column, Table
 
@@ -79,4 +81,99 @@ ADJUDICATION_ISSUES = Table(
     columns=ISSUE_COLUMNS,
 )
 
-TABLES = (ADJUDICATIONS, ADJUDICATION_HISTORY, ADJUDICATION_FILES, ADJUDICATION_ISSUES)
+_DISPUTE = (
+    f.STUDY,
+    f.TASK,
+    f.ITEM_ID,
+    f.FIELD.described("The disputed rating field."),
+)
+_REASONS = Column(
+    "reasons",
+    f.VARCHAR,
+    "Why it is disputed (`likert_gap`, `binary_disagreement`, `uncertain`...), comma-separated.",
+)
+_AGREEMENT = Column("agreement", f.DOUBLE, "Share of the counted ratings that agree.")
+_N_RATINGS = Column("n_ratings", f.BIGINT, "Counted ratings of the field.")
+
+ADJUDICATION_QUEUE = Table(
+    "staging.adjudication_queue",
+    "Disputed fields by the study's `consensus.adjudicate` rule, lowest agreement first.",
+    grain="disputed (item, field)",
+    written_by="adjudication_queue",
+    columns=(
+        *_DISPUTE,
+        f.TIER,
+        _REASONS,
+        _AGREEMENT,
+        _N_RATINGS,
+        Column("status", f.VARCHAR, "The field's consensus status before adjudication."),
+        Column("route", f.VARCHAR, "`adjudicator` or `third_annotator`."),
+        Column(
+            "state",
+            f.VARCHAR,
+            "`open`, `issued`, `awaiting_rating` (open states) or a settled state.",
+        ),
+        f.BATCH.described("The adjudication or third-annotator batch it went out in, if any."),
+        Column("priority", f.BIGINT, "Its place in the queue (1 first)."),
+    ),
+    key=("study", "task", "item_id", "field"),
+)
+
+ADJUDICATION_KEY = Table(
+    "staging.adjudication_key",
+    "The sealed key of adjudication packets: each case token's item and field.",
+    grain="adjudication case issued",
+    written_by="adjudication_packets",
+    columns=(
+        f.STUDY,
+        f.BATCH.described("Adjudication batch (`adj-001`, ...)."),
+        Column("case_token", f.VARCHAR, "The opaque case id the packet shows."),
+        *_DISPUTE[1:],
+        _REASONS,
+        _AGREEMENT,
+        _N_RATINGS,
+        Column("position", f.BIGINT, "Row position in the packet."),
+        Column("issued_at", f.TIMESTAMPTZ, "When the packet was issued."),
+    ),
+    key=("study", "case_token", "field"),
+)
+
+TIEBREAK_ASSIGNMENTS = Table(
+    "staging.tiebreak_assignments",
+    "Third-annotator rows issued, kept so a re-sealed key keeps them.",
+    grain="third-annotator row issued",
+    written_by="adjudication_packets",
+    columns=(
+        f.STUDY,
+        f.ANNOTATOR_ID.described("The third annotator."),
+        f.ROUND.described("`tiebreak`."),
+        f.BATCH.described("Third-annotator batch (`extra-01`...)."),
+        f.TASK,
+        f.ITEM_ID,
+        f.TIER,
+        f.KIND,
+        Column("copy", f.BIGINT, "Always 0."),
+        Column("spot_check", f.BOOLEAN, "Always false."),
+        Column("issued_at", f.TIMESTAMPTZ, "When the packet was issued."),
+    ),
+)
+
+TIEBREAK_PACKET_FILES = Table(
+    "staging.tiebreak_packet_files",
+    "The third-annotator packet files written to the outbox.",
+    grain="packet file",
+    written_by="adjudication_packets",
+    columns=PACKET_FILE_COLUMNS,
+    key=("study", "file"),
+)
+
+TABLES = (
+    ADJUDICATIONS,
+    ADJUDICATION_HISTORY,
+    ADJUDICATION_FILES,
+    ADJUDICATION_ISSUES,
+    ADJUDICATION_QUEUE,
+    ADJUDICATION_KEY,
+    TIEBREAK_ASSIGNMENTS,
+    TIEBREAK_PACKET_FILES,
+)

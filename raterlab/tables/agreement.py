@@ -142,4 +142,47 @@ PILOT_MATRICES = Table(
     "agreement.",
 )
 
-TABLES = (AGREEMENT, PAIRWISE, MATRICES, PILOT_GATES, PILOT_MATRICES)
+PILOT_GATE = Table(
+    "staging.pilot_gate",
+    "The latest pilot round against the study's gate; its blocking check holds back the main "
+    "round's packets.",
+    grain="study",
+    written_by="pilot_agreement",
+    columns=(
+        f.STUDY,
+        Column("passed", f.BOOLEAN, "The main round may go out."),
+        Column("message", f.VARCHAR, "Why (each gated field's estimate against its minimum)."),
+        f.ROUND.described("The pilot round judged; NULL when the study has no pilot gate."),
+    ),
+    key=("study",),
+)
+
+AGREEMENT_THRESHOLDS = Table(
+    "staging.agreement_thresholds",
+    "Each minimum of the study's `thresholds.minimums` against its estimate.",
+    grain="declared minimum and rating field",
+    written_by="agreement",
+    columns=(
+        f.STUDY,
+        Column("threshold", f.VARCHAR, "Which minimum (`thresholds.minimums[i]`)."),
+        f.TASK,
+        f.FIELD,
+        f.SLICE,
+        _COEFFICIENT,
+        f.ESTIMATE.described("The coefficient in `gold.agreement` (NaN if not computed)."),
+        Column("minimum", f.DOUBLE, "The declared minimum."),
+        Column("passed", f.BOOLEAN, "The estimate reaches the minimum."),
+        Column("severity", f.VARCHAR, "`warn` or `error`, as declared."),
+        f.NOTE,
+    ),
+)
+
+TABLES = (
+    AGREEMENT,
+    PAIRWISE,
+    MATRICES,
+    PILOT_GATES,
+    PILOT_MATRICES,
+    PILOT_GATE,
+    AGREEMENT_THRESHOLDS,
+)

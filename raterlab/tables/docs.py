@@ -37,12 +37,17 @@ def column_table(table: Table) -> str:
     return "\n".join(lines)
 
 
+def _writer(table: Table) -> str:
+    if table.written_by.startswith("raterlab "):
+        return f"`{table.written_by}`"
+    return f"the `{table.written_by}` asset"
+
+
 def table_section(table: Table) -> str:
     kind = "View" if table.view else "Table"
     parts = [
         f"## `{table.name}`",
-        f"{table.description} {kind}, one row per {table.grain}; written by the "
-        f"`{table.written_by}` asset.",
+        f"{table.description} {kind}, one row per {table.grain}; written by {_writer(table)}.",
     ]
     keys = []
     if table.key:

@@ -50,6 +50,22 @@ INGESTS = Table(
     key=("study", "sha256"),
 )
 
+INBOX = Table(
+    "staging.inbox",
+    "Files archived from a study's inbox, waiting for (or past) their ingest.",
+    grain="file content found in the inbox",
+    written_by="returned_annotations",
+    columns=(
+        f.STUDY,
+        f.SHA256,
+        f.FILE,
+        f.ARCHIVED_PATH,
+        Column("received_at", f.TIMESTAMPTZ, "When the file was archived from the inbox."),
+        f.VERSION_AT,
+    ),
+    key=("study", "sha256"),
+)
+
 ISSUE_COLUMNS = (
     f.STUDY,
     f.SHA256,
@@ -148,7 +164,40 @@ RATING_HISTORY = Table(
     ),
 )
 
-TABLES = (RETURNED_FILES, INGESTS, INGEST_ISSUES, RATINGS, RATING_VALUES, LABELS, RATING_HISTORY)
+WIDE_RATINGS = Table(
+    "gold.<study>__<task>",
+    "Wide ratings of one task of one study: a column per field.",
+    grain="rating (item, annotator, copy) of the task",
+    written_by="labels",
+    columns=tuple(
+        LABELS.column(name)
+        for name in (
+            "item_id",
+            "annotator_id",
+            "kind",
+            "copy",
+            "round",
+            "batch",
+            "confidence",
+            "time_spent_s",
+        )
+    ),
+    view=True,
+    study_columns="Then one column per field of the task except confidence, in the study "
+    "file's order (its canonical `value`), then `source_file`.",
+)
+
+TABLES = (
+    RETURNED_FILES,
+    INBOX,
+    INGESTS,
+    INGEST_ISSUES,
+    RATINGS,
+    RATING_VALUES,
+    LABELS,
+    WIDE_RATINGS,
+    RATING_HISTORY,
+)
 
 
 LABELS_SELECT = ", ".join(
