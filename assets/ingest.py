@@ -22,6 +22,7 @@ from raterlab.ingest.run import (
     record_inbox,
     validate_received,
 )
+from raterlab.ingest.store import WRITTEN
 from raterlab.publish import publish
 from resources import Raterlab
 
@@ -97,7 +98,7 @@ def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Material
             for r in pending(study, con)
         ]
         views = create_wide_views(con, study)
-        publish(con, raterlab.paths.published, ["gold.ratings", "gold.rating_values"])
+        publish(con, raterlab.paths.published, WRITTEN)
         total = con.execute(
             "SELECT count(*) FROM gold.labels WHERE study = ?", [study.name]
         ).fetchall()[0][0]

@@ -146,8 +146,8 @@ class Ledger:
 
 
 RETURNS = Ledger("staging.ingests", "staging.ingest_issues")
-WRITTEN = ("gold.ratings", "gold.rating_values", "gold.rating_history")
-"""The gold tables a committed return or import writes."""
+WRITTEN = tuple(t.name for t in tables.TABLES if t.schema == "gold" and not t.view)
+"""The gold tables a committed return or import writes (and so publishes)."""
 
 
 def known_outcome(
