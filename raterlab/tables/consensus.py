@@ -201,6 +201,24 @@ CONSENSUS_RECOVERY = Table(
     key=("study", "task", "field", "method"),
 )
 
+GOLD_CONTRACT = Table(
+    "staging.gold_contract",
+    "The Great Expectations results of the gold-table contract, for the study report.",
+    grain="expectation evaluated",
+    written_by="consensus",
+    columns=(
+        f.STUDY,
+        Column("table", f.VARCHAR, "The gold table the expectation is about."),
+        Column("expectation", f.VARCHAR, "The expectation's type."),
+        Column("column", f.VARCHAR, "Its column, if one."),
+        Column("condition", f.VARCHAR, "The rows it applies to, if not all."),
+        Column("success", f.BOOLEAN, "It holds."),
+        Column("unexpected_count", f.BIGINT, "Rows that break it."),
+        Column("examples", f.VARCHAR, "Up to five values that break it."),
+    ),
+    details="Written by the `gold_table_contract` check on the `consensus` asset.",
+)
+
 TABLES = (
     ITEMS,
     CONSENSUS,
@@ -208,4 +226,5 @@ TABLES = (
     CONSENSUS_BY_CONDITION,
     WIDE_CONSENSUS,
     CONSENSUS_RECOVERY,
+    GOLD_CONTRACT,
 )

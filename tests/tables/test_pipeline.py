@@ -93,8 +93,14 @@ def test_a_run_writes_every_table_as_declared(tmp_path: Path) -> None:
         view = pattern.replace("<study>", study.name).replace("<task>", task)
         fixed = [(c.name, c.type) for c in TABLES[pattern]]
         assert _declared_columns(con, view)[: len(fixed)] == fixed, pattern
+    present = con.execute(
+        "SELECT DISTINCT table_schema || '.' || table_name FROM information_schema.tables "
+        "WHERE table_schema IN ('raw', 'staging', 'gold') AND table_name NOT LIKE '%\\_\\_%' "
+        "ESCAPE '\\'"
+    ).fetchall()
     con.close()
     assert {"raw.generations", "staging.blinding_key", "staging.sim_files"} < set(compared)
+    assert sorted(name for (name,) in present if name not in TABLES) == []
 
 
 def test_each_writing_asset_carries_the_column_schema_of_its_tables() -> None:
