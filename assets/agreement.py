@@ -7,6 +7,7 @@ from assets.design import _generations, _optional_frame, _study_frame
 from assets.ingest import labels
 from assets.metadata import image_md
 from assets.partitions import study_partitions
+from assets.tables import create_tables, table_metadata
 from raterlab import warehouse as wh
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
@@ -32,7 +33,13 @@ def study_ratings(raterlab: Raterlab, study: str) -> pd.DataFrame:
     return ratings(_study_frame(raterlab, "gold.labels", study), items)
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[labels], kinds={"duckdb"})
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[labels],
+    kinds={"duckdb"},
+    metadata=table_metadata("pilot_agreement", "gold.pilot_gates"),
+)
 def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """The latest pilot round's agreement against the study's gate (``thresholds.pilot_gate``)
     in ``staging.pilot_gate``; its blocking check holds back the main-round packets. Every
@@ -53,6 +60,7 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     if len(gate.table):
         frames["gold.pilot_gates"] = history
     with raterlab.warehouse() as con:
+        create_tables(con, "pilot_agreement")
         wh.replace_study_tables(con, study.name, frames)
         publish(con, raterlab.paths.published, frames)
     if len(matrices_table):
@@ -80,7 +88,13 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     )
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[labels], kinds={"duckdb"})
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[labels],
+    kinds={"duckdb"},
+    metadata=table_metadata("agreement", "gold.agreement"),
+)
 def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """``gold.agreement``: every rating field x slice x coefficient of its type, with 95%
     bootstrap intervals and interpretation bands; ``gold.agreement_pairwise`` and

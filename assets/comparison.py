@@ -2,10 +2,10 @@
 
 import dagster as dg
 
-from assets.consensus import consensus, table_schema
+from assets.consensus import consensus
 from assets.metadata import image_md, table_md
 from assets.partitions import study_partitions
-from raterlab.comparison import COMPARISON, MEANS
+from assets.tables import create_tables, table_metadata
 from raterlab.comparison.plot import comparison_plot
 from raterlab.comparison.store import compare_study, write_comparison
 from raterlab.comparison.table import ALL
@@ -20,10 +20,7 @@ from resources import Raterlab
     group_name="consensus",
     deps=[consensus],
     kinds={"duckdb"},
-    metadata={
-        "dagster/column_schema": table_schema(COMPARISON),
-        "gold.condition_means columns": dg.MetadataValue.table_schema(table_schema(MEANS)),
-    },
+    metadata=table_metadata("condition_comparison", "gold.condition_comparison"),
 )
 def condition_comparison_asset(
     context: dg.AssetExecutionContext, raterlab: Raterlab
@@ -35,6 +32,8 @@ def condition_comparison_asset(
     ``gold.condition_means``, from the consensus and the study's ``comparison``."""
     study = raterlab.study(context.partition_key)
     if study.comparison is None:
+        with raterlab.warehouse() as con:
+            create_tables(con, "condition_comparison")
         return dg.MaterializeResult(metadata={"comparison": "the study declares none"})
     with raterlab.warehouse(read_only=True) as con:
         table, means = compare_study(con, study)

@@ -10,12 +10,12 @@ import pandas as pd
 
 from assets.ingest import labels
 from assets.partitions import study_partitions
+from assets.tables import table_metadata
 from raterlab.adjudication.ingest import ensure_tables, inbox_dir, ingest_inbox
 from raterlab.adjudication.packets import issue_packets, refresh_queue, restore_tiebreak_key
 from raterlab.adjudication.queue import backlog
 from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
 from raterlab.consensus.recovery import overall
-from raterlab.consensus.schema import ADJUDICATIONS, CONSENSUS, ITEMS, Column
 from raterlab.exports import exporters_for, load_bundle, write_exports
 from raterlab.publish import publish
 from resources import Raterlab
@@ -23,17 +23,17 @@ from resources import Raterlab
 GROUP = "consensus"
 
 
-def table_schema(columns: tuple[Column, ...]) -> dg.TableSchema:
-    return dg.TableSchema(
-        columns=[dg.TableColumn(c.name, c.type.lower(), description=c.description) for c in columns]
-    )
-
-
 def _md(frame: pd.DataFrame) -> dg.MetadataValue:
     return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[labels], kinds={"duckdb"})
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[labels],
+    kinds={"duckdb"},
+    metadata=table_metadata("adjudication_queue", "staging.adjudication_queue"),
+)
 def adjudication_queue(
     context: dg.AssetExecutionContext, raterlab: Raterlab
 ) -> dg.MaterializeResult:
@@ -55,7 +55,11 @@ def adjudication_queue(
 
 
 @dg.asset(
-    partitions_def=study_partitions, group_name=GROUP, deps=[adjudication_queue], kinds={"csv"}
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[adjudication_queue],
+    kinds={"csv"},
+    metadata=table_metadata("adjudication_packets", "staging.adjudication_key"),
 )
 def adjudication_packets(
     context: dg.AssetExecutionContext, raterlab: Raterlab
@@ -86,7 +90,7 @@ def adjudication_packets(
     group_name=GROUP,
     deps=[adjudication_packets],
     kinds={"csv", "duckdb"},
-    metadata={"dagster/column_schema": table_schema(ADJUDICATIONS)},
+    metadata=table_metadata("adjudications", "gold.adjudications"),
 )
 def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Returned decisions from ``inbox/<study>/adjudication/`` into ``gold.adjudications``:
@@ -123,10 +127,7 @@ def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     group_name=GROUP,
     deps=[adjudications],
     kinds={"duckdb"},
-    metadata={
-        "dagster/column_schema": table_schema(CONSENSUS),
-        "gold.items columns": dg.MetadataValue.table_schema(table_schema(ITEMS)),
-    },
+    metadata=table_metadata("consensus", "gold.consensus"),
 )
 def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """``gold.consensus`` (a value and status per item and rating field, by the study's

@@ -7,6 +7,7 @@ import dagster as dg
 import pandas as pd
 
 from assets.partitions import study_partitions
+from assets.tables import create_tables, table_metadata
 from raterlab import warehouse as wh
 from raterlab.adjudication.packets import sealed_tiebreak_rows
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
@@ -39,7 +40,12 @@ def _generations(rl: Raterlab, study: str) -> pd.DataFrame:
     return _study_frame(rl, "raw.generations", study, ("record", "expected"))
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, kinds={"yaml", "duckdb"})
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    kinds={"yaml", "duckdb"},
+    metadata=table_metadata("study_protocol", "staging.study_protocol"),
+)
 def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """The study file, validated into the typed protocol; a copy is kept in
     ``staging.study_protocol`` with its hash, so every later table can be traced to it."""
@@ -64,7 +70,11 @@ def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.
 
 
 @dg.asset(
-    partitions_def=study_partitions, group_name=GROUP, deps=[study_protocol], kinds={"duckdb"}
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[study_protocol],
+    kinds={"duckdb"},
+    metadata=table_metadata("raw_generations", "raw.generations"),
 )
 def raw_generations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Model generations from the study's JSONL in ``raw.generations``, one row per item.
@@ -87,6 +97,7 @@ def raw_generations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     group_name=GROUP,
     deps=[raw_generations],
     kinds={"duckdb"},
+    metadata=table_metadata("routed_items", "gold.tier_costs"),
 )
 def routed_items_asset(
     context: dg.AssetExecutionContext, raterlab: Raterlab
@@ -107,11 +118,18 @@ def routed_items_asset(
         costs = tier_costs(study, routed)
         _write(raterlab, "gold.tier_costs", study.name, costs)
         metadata["cost"] = dg.MetadataValue.md(costs.round(3).to_markdown(index=False))
+    else:
+        with raterlab.warehouse() as con:
+            create_tables(con, "routed_items")
     return dg.MaterializeResult(metadata=metadata)
 
 
 @dg.asset(
-    partitions_def=study_partitions, group_name=GROUP, deps=[routed_items_asset], kinds={"duckdb"}
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[routed_items_asset],
+    kinds={"duckdb"},
+    metadata=table_metadata("assignments", "staging.assignments"),
 )
 def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Who rates what, in which batch: overlap by tier, pilot (and the repeated pilot rounds
@@ -129,7 +147,13 @@ def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mat
     )
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[assignments], kinds={"duckdb"})
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[assignments],
+    kinds={"duckdb"},
+    metadata=table_metadata("blinding_key", "staging.blinding_key"),
+)
 def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """The sealed key: opaque token and position of every packet row, in
     ``staging.blinding_key``. It never leaves the warehouse. Third annotators assigned to
@@ -155,6 +179,7 @@ def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDef
         kinds={"csv"},
         description=description,
         output_required=gate is None,
+        metadata=table_metadata(f"{round_name}_packets", f"staging.{round_name}_packet_files"),
     )
     def _packets(context: dg.AssetExecutionContext, raterlab: Raterlab):
         study = raterlab.study(context.partition_key)

@@ -13,6 +13,7 @@ import pandas as pd
 
 from assets.design import pilot_packets
 from assets.partitions import study_partitions
+from assets.tables import table_metadata
 from raterlab.ingest.audit import create_wide_views, pending_files
 from raterlab.ingest.run import (
     accepted_rows,
@@ -21,6 +22,7 @@ from raterlab.ingest.run import (
     record_inbox,
     validate_received,
 )
+from raterlab.ingest.store import WRITTEN
 from raterlab.publish import publish
 from resources import Raterlab
 
@@ -32,6 +34,7 @@ GROUP = "ingest"
     group_name=GROUP,
     deps=[pilot_packets],
     kinds={"csv"},
+    metadata=table_metadata("returned_annotations", "staging.inbox"),
 )
 def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> None:
     """Files in ``inbox/<study>/``, each archived under its content hash before parsing and
@@ -81,6 +84,7 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
     group_name=GROUP,
     kinds={"duckdb"},
     deps=[validated_annotations],
+    metadata=table_metadata("labels", "gold.labels"),
 )
 def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Pending accepted files' ratings, unblinded through the sealed key, applied to
@@ -94,7 +98,7 @@ def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Material
             for r in pending(study, con)
         ]
         views = create_wide_views(con, study)
-        publish(con, raterlab.paths.published, ["gold.ratings", "gold.rating_values"])
+        publish(con, raterlab.paths.published, WRITTEN)
         total = con.execute(
             "SELECT count(*) FROM gold.labels WHERE study = ?", [study.name]
         ).fetchall()[0][0]

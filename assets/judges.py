@@ -3,10 +3,10 @@
 import dagster as dg
 import pandas as pd
 
-from assets.consensus import consensus, table_schema
+from assets.consensus import consensus
 from assets.partitions import study_partitions
+from assets.tables import create_tables, table_metadata
 from raterlab.judges.plot import HEADLINE_COLUMNS, headline
-from raterlab.judges.store import CALIBRATION, WEIGHTS
 from raterlab.judges.study import run_study
 from raterlab.publish import publish
 from resources import Raterlab
@@ -21,10 +21,7 @@ def _md(frame: pd.DataFrame) -> dg.MetadataValue:
     group_name="consensus",
     deps=[consensus],
     kinds={"duckdb", "png"},
-    metadata={
-        "dagster/column_schema": table_schema(CALIBRATION),
-        "gold.judge_weights columns": dg.MetadataValue.table_schema(table_schema(WEIGHTS)),
-    },
+    metadata=table_metadata("judge_calibration", "gold.judge_calibration"),
 )
 def judge_calibration(
     context: dg.AssetExecutionContext, raterlab: Raterlab
@@ -35,6 +32,8 @@ def judge_calibration(
     weight, flags), replaced for the study; the plot ``reports/<study>/judge_calibration.png``."""
     study = raterlab.study(context.partition_key)
     if study.judges is None:
+        with raterlab.warehouse() as con:
+            create_tables(con, "judge_calibration")
         return dg.MaterializeResult(metadata={"judges": "none declared"})
     with raterlab.warehouse() as con:
         result, plot = run_study(con, study, raterlab.paths)

@@ -2,10 +2,11 @@
 
 import dagster as dg
 
-from assets.consensus import consensus, table_schema
+from assets.consensus import consensus
 from assets.partitions import study_partitions
+from assets.tables import table_metadata
 from raterlab.exports import load_bundle
-from raterlab.metrics import METRICS, compute_metrics, write_metrics
+from raterlab.metrics import compute_metrics, write_metrics
 from raterlab.publish import publish
 from resources import Raterlab
 
@@ -15,7 +16,7 @@ from resources import Raterlab
     group_name="consensus",
     deps=[consensus],
     kinds={"duckdb"},
-    metadata={"dagster/column_schema": table_schema(METRICS)},
+    metadata=table_metadata("system_metrics", "gold.metrics"),
 )
 def system_metrics(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """``gold.metrics``: each metric of the study's ``metrics:`` families per system, with its

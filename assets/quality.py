@@ -9,6 +9,7 @@ import dagster as dg
 from assets.design import _generations, _study_frame
 from assets.ingest import labels
 from assets.partitions import study_partitions
+from assets.tables import table_metadata
 from raterlab.publish import publish
 from raterlab.quality import assess, flag_summary, pi_sample, write_pi_sample
 from raterlab.quality.plot import plot_quality
@@ -18,7 +19,13 @@ from resources import Raterlab
 GROUP = "quality"
 
 
-@dg.asset(partitions_def=study_partitions, group_name=GROUP, deps=[labels], kinds={"duckdb"})
+@dg.asset(
+    partitions_def=study_partitions,
+    group_name=GROUP,
+    deps=[labels],
+    kinds={"duckdb"},
+    metadata=table_metadata("rater_quality", "gold.rater_quality"),
+)
 def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """``gold.rater_quality`` (annotator x metric x slice, with targets and flags),
     ``gold.rater_item_flags`` (rushed, failed attention checks, inconsistent duplicates,

@@ -17,6 +17,7 @@ from checks.design import design_checks
 from checks.ingest import ingest_checks
 from checks.judges import judge_checks
 from checks.quality import quality_checks
+from checks.tables import structure_checks
 from pipelines.jobs import agreement_job, annotation_job, ingest_job, packets_job
 from pipelines.schedules import nightly_agreement
 from pipelines.sensors import inbox_sensor
@@ -41,6 +42,7 @@ defs = dg.Definitions(
         *quality_checks,
         *consensus_checks,
         *judge_checks,
+        *structure_checks,
     ],
     jobs=[annotation_job, packets_job, ingest_job, agreement_job],
     schedules=[nightly_agreement],

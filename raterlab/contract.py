@@ -33,9 +33,11 @@ from pathlib import Path
 import pandas as pd
 
 from raterlab.consensus.inputs import counting_ratings
-from raterlab.consensus.schema import CONSENSUS, ITEMS, METHODS, RESOLVED, STATUSES, names
+from raterlab.consensus.schema import METHODS, RESOLVED, STATUSES
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import CategoricalField, LikertField, Study
+from raterlab.tables import names
+from raterlab.tables.consensus import CONSENSUS, ITEMS
 
 ITEM_STATUSES = ("resolved", "unresolved", "excluded", "unrated")
 REPORT_FOLDER = "gold_contract"

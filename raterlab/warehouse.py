@@ -23,6 +23,9 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
+from raterlab import tables
+from raterlab.tables import ddl
+
 SCHEMAS = ("raw", "staging", "gold")
 LOCK_TIMEOUT_ENV = "RATERLAB_LOCK_TIMEOUT"
 DEFAULT_LOCK_TIMEOUT_S = 120.0
@@ -142,9 +145,18 @@ def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
 
 
 def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame) -> int:
-    """Delete and insert ``study``'s rows of one table, inside the caller's transaction; a
-    column the table lacks (a warehouse made by an older version) is added first."""
-    if frame.empty and not table_exists(con, table):
+    """Delete and insert ``study``'s rows of one table, inside the caller's transaction.
+
+    A declared table (:mod:`raterlab.tables`) is created from its declaration, typed even when
+    ``frame`` is empty, and a frame column it does not declare is an error. An undeclared
+    table is created from the frame's columns, and a column it lacks is added."""
+    declaration = tables.declared(table)
+    if declaration is not None:
+        extra = sorted(set(frame.columns) - set(declaration.names))
+        if extra:
+            raise ValueError(f"{table}: columns {extra} are not declared in raterlab.tables")
+        ddl.ensure(con, declaration)
+    elif frame.empty and not table_exists(con, table):
         return 0
     data = _jsonable(frame).assign(study=study)
     data = data[["study", *[c for c in data.columns if c != "study"]]]
@@ -170,9 +182,9 @@ def replace_study_tables(
     one transaction: a reader sees all the new rows or none, and a failure leaves every table
     as it was. Returns rows written per table.
 
-    Each frame gets a leading ``study`` column. A table is created from its frame's columns
-    on the first write that has rows (an empty frame carries no column types); later writes
-    insert by column name.
+    Each frame gets a leading ``study`` column. A declared table is created from its
+    declaration; any other table from its frame's columns on the first write that has rows
+    (an empty frame carries no column types). Writes insert by column name.
     """
     con.execute("BEGIN TRANSACTION")
     try:

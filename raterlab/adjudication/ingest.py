@@ -42,7 +42,6 @@ from raterlab.adjudication.packets import (
     TEMPLATE_COLUMNS,
     read_adjudication_key,
 )
-from raterlab.consensus.schema import ADJUDICATIONS, ensure_gold_tables, names
 from raterlab.ingest import store
 from raterlab.ingest.audit import pending_files
 from raterlab.ingest.cells import Cells
@@ -53,26 +52,16 @@ from raterlab.ingest.run import file_report, file_row, receive
 from raterlab.ingest.validate import ISSUE_COLUMNS, file_issue, issue_rows
 from raterlab.protocol import SKIP_VALUE, Study
 from raterlab.settings import Home
+from raterlab.tables import adjudication as adjudication_tables
+from raterlab.tables import ddl, names
+from raterlab.tables.adjudication import ADJUDICATIONS
 
 MIN_RATIONALE = 10
 DOMAIN_RULES = ("type", "range", "allowed_values")
 REQUIRED = ("case", "field", *FILLED_COLUMNS)
-FILES_DDL = {
-    "study": "VARCHAR",
-    "sha256": "VARCHAR",
-    "file": "VARCHAR",
-    "archived_path": "VARCHAR",
-    "batches": "VARCHAR",
-    "status": "VARCHAR",
-    "n_rows": "BIGINT",
-    "n_decisions": "BIGINT",
-    "n_errors": "BIGINT",
-    "n_warnings": "BIGINT",
-    "report": "VARCHAR",
-    "ingested_at": "TIMESTAMPTZ",
-    "superseded_by": "VARCHAR",
-}
-LEDGER = store.Ledger("staging.adjudication_files", "staging.adjudication_issues")
+LEDGER = store.Ledger(
+    adjudication_tables.ADJUDICATION_FILES.name, adjudication_tables.ADJUDICATION_ISSUES.name
+)
 
 
 def inbox_dir(home: Home, study: str) -> Path:
@@ -81,9 +70,7 @@ def inbox_dir(home: Home, study: str) -> Path:
 
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
     store.ensure_tables(con)
-    ensure_gold_tables(con)
-    store.create_table(con, LEDGER.outcomes, FILES_DDL)
-    store.create_table(con, LEDGER.issues, store.ISSUES_DDL)
+    ddl.ensure(con, *adjudication_tables.TABLES)
 
 
 @dataclass

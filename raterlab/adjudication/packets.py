@@ -49,6 +49,8 @@ from raterlab.design.packets import MANIFEST, neutralise, packet_dir, write_pack
 from raterlab.protocol import ConfidenceField, LikertField, Study
 from raterlab.settings import Home
 from raterlab.simulate.seeding import stable_int
+from raterlab.tables import adjudication as tables
+from raterlab.tables import ddl
 
 ADJUDICATION = "adjudication"
 TEMPLATE = "adjudication.csv"
@@ -76,33 +78,25 @@ KEY_COLUMNS = (
     "position",
     "issued_at",
 )
-KEY_TABLE = "staging.adjudication_key"
-TIEBREAK_TABLE = "staging.tiebreak_assignments"
-QUEUE_TABLE = "staging.adjudication_queue"
+KEY_TABLE = tables.ADJUDICATION_KEY.name
+TIEBREAK_TABLE = tables.TIEBREAK_ASSIGNMENTS.name
+QUEUE_TABLE = tables.ADJUDICATION_QUEUE.name
 EXTRA_BATCH = "extra"
 """Prefix of third-annotator packets' batch names (``extra-01``...): a neutral name, so the
 third annotator does not learn that the items were disputed."""
-PACKET_FILES_TABLE = "staging.tiebreak_packet_files"
-STAGING_DDL = {
-    QUEUE_TABLE: """study VARCHAR, task VARCHAR, item_id VARCHAR, field VARCHAR, tier VARCHAR,
-        reasons VARCHAR, agreement DOUBLE, n_ratings BIGINT, status VARCHAR, route VARCHAR,
-        state VARCHAR, batch VARCHAR, priority BIGINT""",
-    KEY_TABLE: """study VARCHAR, batch VARCHAR, case_token VARCHAR, task VARCHAR,
-        item_id VARCHAR, field VARCHAR, reasons VARCHAR, agreement DOUBLE, n_ratings BIGINT,
-        position BIGINT, issued_at TIMESTAMPTZ""",
-    TIEBREAK_TABLE: """study VARCHAR, annotator_id VARCHAR, round VARCHAR, batch VARCHAR,
-        task VARCHAR, item_id VARCHAR, tier VARCHAR, kind VARCHAR, copy BIGINT,
-        spot_check BOOLEAN, issued_at TIMESTAMPTZ""",
-    PACKET_FILES_TABLE: """study VARCHAR, annotator_id VARCHAR, batch VARCHAR, round VARCHAR,
-        task VARCHAR, file VARCHAR, kind VARCHAR, n_rows BIGINT, sha256 VARCHAR""",
-}
-"""The staging tables of adjudication (created typed, so an all-null column keeps its type)."""
+PACKET_FILES_TABLE = tables.TIEBREAK_PACKET_FILES.name
 
 
 def ensure_staging(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute("CREATE SCHEMA IF NOT EXISTS staging")
-    for table, columns in STAGING_DDL.items():
-        con.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+    """Create the staging tables of adjudication typed from their declarations, so an
+    all-null column keeps its type."""
+    ddl.ensure(
+        con,
+        tables.ADJUDICATION_QUEUE,
+        tables.ADJUDICATION_KEY,
+        tables.TIEBREAK_ASSIGNMENTS,
+        tables.TIEBREAK_PACKET_FILES,
+    )
 
 
 def adjudication_dir(outbox: Path, study: str, batch: str) -> Path:

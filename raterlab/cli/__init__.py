@@ -17,6 +17,7 @@ from raterlab.cli import (
     report,
     simulate,
     study,
+    tables,
 )
 from raterlab.cli import label as label_cli
 from raterlab.cli import labelstudio as labelstudio_cli
@@ -36,6 +37,7 @@ SUBCOMMANDS = (
     report,
 )
 SUBCOMMANDS += (label_cli, labelstudio_cli, spreadsheet_cli)
+SUBCOMMANDS += (tables,)
 EXIT_WAREHOUSE_BUSY = 75
 """Another process kept the warehouse locked past ``RATERLAB_LOCK_TIMEOUT``; writes are
 idempotent, so run the command again later (``EX_TEMPFAIL`` in BSD's sysexits.h). Distinct

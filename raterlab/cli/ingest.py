@@ -10,7 +10,7 @@ from raterlab import warehouse
 from raterlab.ingest import NoPackets, UnreadableFile, ingest_file, preview
 from raterlab.ingest.imports import import_file
 from raterlab.ingest.report import markdown, report_dict
-from raterlab.ingest.store import sha256_of
+from raterlab.ingest.store import WRITTEN, sha256_of
 from raterlab.protocol import StudyError, load_study
 from raterlab.publish import publish
 from raterlab.settings import Home, studies_dir
@@ -70,7 +70,7 @@ def run_ingest(args: argparse.Namespace) -> int:
         with warehouse.connect(home.warehouse) as con:
             result = ingest_file(study, args.path, home, con)
             if result.status != "unchanged":
-                publish(con, home.published, ["gold.ratings", "gold.rating_values"])
+                publish(con, home.published, WRITTEN)
     except (StudyError, NoPackets, FileNotFoundError) as exc:
         print(f"raterlab ingest: {exc}")
         return 2
@@ -113,7 +113,7 @@ def run_import(args: argparse.Namespace) -> int:
             result = import_file(
                 study, task, args.path, home, con, args.unit, args.rater, args.field
             )
-            publish(con, home.published, ["gold.ratings", "gold.rating_values"])
+            publish(con, home.published, WRITTEN)
     except (StudyError, ValueError, FileNotFoundError, UnreadableFile) as exc:
         print(f"raterlab import: {exc}")
         return 2

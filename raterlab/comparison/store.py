@@ -8,30 +8,21 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.comparison.table import (
-    COMPARISON,
-    MEANS,
     condition_comparison,
     condition_means,
     unit_values,
 )
 from raterlab.consensus.inputs import counting_ratings, read_table
-from raterlab.consensus.schema import ddl
 from raterlab.protocol import Study
-
-TABLES = {"gold.condition_comparison": COMPARISON, "gold.condition_means": MEANS}
+from raterlab.tables.comparison import COMPARISON, MEANS
 
 
 def write_comparison(
     con: duckdb.DuckDBPyConnection, study: str, table: pd.DataFrame, means: pd.DataFrame
 ) -> None:
-    """Replace the study's rows of both tables (created typed on first use), in one
-    transaction."""
-    con.execute("CREATE SCHEMA IF NOT EXISTS gold")
-    for name, columns in TABLES.items():
-        con.execute(f"CREATE TABLE IF NOT EXISTS {name} ({ddl(columns)})")
-    warehouse.replace_study_tables(
-        con, study, {"gold.condition_comparison": table, "gold.condition_means": means}
-    )
+    """Replace the study's rows of both tables (created typed from their declarations), in
+    one transaction."""
+    warehouse.replace_study_tables(con, study, {COMPARISON.name: table, MEANS.name: means})
 
 
 def compare_study(

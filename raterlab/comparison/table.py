@@ -21,62 +21,12 @@ import numpy as np
 import pandas as pd
 
 from raterlab.comparison import stats
-from raterlab.consensus.schema import Column, names
 from raterlab.protocol import BinaryField, LikertField, Study
+from raterlab.tables import names
+from raterlab.tables.comparison import COMPARISON, MEANS
 
 ALL = "all"
 REST = "rest"
-
-_KEYS = (
-    Column("study", "VARCHAR", "Study name."),
-    Column("task", "VARCHAR", "Task of the items."),
-    Column("field", "VARCHAR", "Binary or Likert rating field (consensus value)."),
-    Column("by", "VARCHAR", "The compared item key (`comparison.by`)."),
-)
-_SLICE = Column(
-    "slice", "VARCHAR", "`all`, or `key=value` for a value of a `comparison.slices` key."
-)
-
-MEANS = (
-    *_KEYS,
-    Column("level", "VARCHAR", "A value of that key (a condition, system, model...)."),
-    _SLICE,
-    Column("n_units", "INTEGER", "Items with a consensus value."),
-    Column("mean", "DOUBLE", "Mean consensus value (a share of 1s for binary fields)."),
-    Column("ci_low", "DOUBLE", "95% percentile bootstrap interval of the mean, over items."),
-    Column("ci_high", "DOUBLE", "Upper end of that interval."),
-)
-
-COMPARISON = (
-    *_KEYS,
-    Column("level", "VARCHAR", "The value compared (e.g. `A`)."),
-    Column("reference", "VARCHAR", "What it is compared with: the baseline, or `rest`."),
-    _SLICE,
-    Column("paired", "BOOLEAN", "Units paired by `comparison.pair` (e.g. the same prompt)."),
-    Column("n_units", "INTEGER", "Pairs (paired) or items of both groups (unpaired)."),
-    Column("mean_level", "DOUBLE", "Mean consensus value of the level (over complete pairs)."),
-    Column("mean_reference", "DOUBLE", "Mean consensus value of the reference (idem)."),
-    Column("mean_diff", "DOUBLE", "Mean difference level - reference (of pair differences)."),
-    Column("mean_diff_low", "DOUBLE", "95% percentile bootstrap interval of `mean_diff`."),
-    Column("mean_diff_high", "DOUBLE", "Upper end of that interval."),
-    Column("median_diff", "DOUBLE", "Median pair difference, or difference of the medians."),
-    Column("median_diff_low", "DOUBLE", "95% percentile bootstrap interval of `median_diff`."),
-    Column("median_diff_high", "DOUBLE", "Upper end of that interval."),
-    Column("test", "VARCHAR", "`wilcoxon_signed_rank` (paired) or `mann_whitney` (unpaired)."),
-    Column("statistic", "DOUBLE", "T+ (rank sum of positive differences), or U of the level."),
-    Column("p_value", "DOUBLE", "Two-sided p-value of `test`."),
-    Column("p_holm", "DOUBLE", "`p_value` Holm-corrected over the values of the slice key."),
-    Column("sign_test_p", "DOUBLE", "Two-sided sign-test p-value (paired only)."),
-    Column("rank_biserial", "DOUBLE", "Rank-biserial correlation, -1..1, > 0 favours `level`."),
-    Column("win_share", "DOUBLE", "Share of pairs where the level's value is higher (paired)."),
-    Column("tie_share", "DOUBLE", "Share of pairs with equal values (paired)."),
-    Column("loss_share", "DOUBLE", "Share of pairs where the level's value is lower (paired)."),
-    Column("adjusted_diff", "DOUBLE", "Difference from raw ratings with rater fixed effects."),
-    Column("adjusted_se", "DOUBLE", "Its standard error, clustered by pair (or item)."),
-    Column("adjusted_p", "DOUBLE", "Two-sided t-test of `adjusted_diff` (clusters - 1 df)."),
-    Column("n_ratings", "INTEGER", "Raw ratings in the rater-adjusted estimate."),
-    Column("n_raters", "INTEGER", "Raters in the rater-adjusted estimate."),
-)
 
 
 def compared_fields(study: Study, task: str) -> list[str]:

@@ -22,12 +22,12 @@ from raterlab.consensus.policy import compute_consensus, with_pending
 from raterlab.consensus.recovery import truth_recovery
 from raterlab.consensus.store import create_views, replace_rows
 from raterlab.protocol import Study
+from raterlab.tables import ddl
+from raterlab.tables.consensus import CONSENSUS_RECOVERY
 
 CONSENSUS_TABLES = ("gold.items", "gold.consensus")
 """The gold tables :func:`build_consensus` writes."""
-RECOVERY_TABLE = "staging.consensus_recovery"
-RECOVERY_DDL = """study VARCHAR, task VARCHAR, field VARCHAR, method VARCHAR, n BIGINT,
-    n_valued BIGINT, recovered BIGINT, within_half BIGINT, share DOUBLE, share_valued DOUBLE"""
+RECOVERY_TABLE = CONSENSUS_RECOVERY.name
 
 
 @dataclass
@@ -95,7 +95,7 @@ def build_consensus(con: duckdb.DuckDBPyConnection, study: Study) -> ConsensusBu
     recovery = truth_recovery(consensus, truth)
     frames = dict(zip(CONSENSUS_TABLES, (items, consensus), strict=True))
     if truth is not None and len(truth):
-        con.execute(f"CREATE TABLE IF NOT EXISTS {RECOVERY_TABLE} ({RECOVERY_DDL})")
+        ddl.ensure(con, CONSENSUS_RECOVERY)
         frames[RECOVERY_TABLE] = recovery
     replace_rows(con, study.name, frames)
     views = create_views(con, study)

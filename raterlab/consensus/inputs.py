@@ -13,11 +13,12 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.consensus.schema import ADJUDICATIONS, names
 from raterlab.design.blinding import KEY_COLUMNS
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.ingest.labels import LABEL_COLUMNS
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
+from raterlab.tables import names
+from raterlab.tables.adjudication import ADJUDICATIONS
 
 RATING_COLUMNS = (
     "rating_id",

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pandas as pd
 
 from raterlab.consensus.policy import item_status
-from raterlab.consensus.schema import ITEMS, names
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import Study
 from raterlab.protocol.study import BUILTIN_SLICES
+from raterlab.tables import names
+from raterlab.tables.consensus import ITEMS
 
 MODEL_KEYS = ("model", "system")
 

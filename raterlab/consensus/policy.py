@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.consensus.dawid_skene import dawid_skene
-from raterlab.consensus.schema import CONSENSUS, RESOLVED, names
+from raterlab.consensus.schema import RESOLVED
 from raterlab.protocol import (
     CONFIDENCE_LEVELS,
     BinaryField,
@@ -57,6 +57,8 @@ from raterlab.protocol import (
     LikertField,
     Study,
 )
+from raterlab.tables import names
+from raterlab.tables.consensus import CONSENSUS
 
 REASONS = ("likert_gap", "binary_disagreement", "uncertain", "flagged", "likert_between")
 CONFIDENCE_RANK = {level: rank for rank, level in enumerate(CONFIDENCE_LEVELS)}

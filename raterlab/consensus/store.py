@@ -22,8 +22,10 @@ import re
 import duckdb
 import pandas as pd
 
-from raterlab.consensus.schema import CONSENSUS, ITEMS, ensure_gold_tables, names
 from raterlab.protocol import CategoricalField, Study
+from raterlab.tables import ddl, names
+from raterlab.tables.adjudication import ADJUDICATION_HISTORY, ADJUDICATIONS
+from raterlab.tables.consensus import CONSENSUS, ITEMS
 
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
@@ -84,7 +86,7 @@ def _wide_view_sql(study: Study, task: str) -> str:
 
 def create_views(con: duckdb.DuckDBPyConnection, study: Study) -> list[str]:
     """Create (or replace) the shared views and the study's wide views; returns their names."""
-    ensure_gold_tables(con)
+    ddl.ensure(con, ITEMS, CONSENSUS, ADJUDICATIONS, ADJUDICATION_HISTORY)
     con.execute(CONSENSUS_ITEMS_VIEW)
     con.execute(BY_CONDITION_VIEW)
     views = ["gold.consensus_items", "gold.consensus_by_condition"]
@@ -110,7 +112,7 @@ def replace_rows(
 ) -> dict[str, int]:
     """Replace ``study``'s rows of each table in ``tables`` (``schema.name`` -> frame without
     ``study``), all in one transaction: a failure leaves every table as it was."""
-    ensure_gold_tables(con)
+    ddl.ensure(con, ITEMS, CONSENSUS, ADJUDICATIONS, ADJUDICATION_HISTORY)
     columns = {"gold.items": names(ITEMS), "gold.consensus": names(CONSENSUS)}
     counts = {}
     con.execute("BEGIN TRANSACTION")

@@ -10,9 +10,12 @@ import duckdb
 import pandas as pd
 
 from raterlab.consensus.inputs import counting_ratings, read_table
-from raterlab.consensus.schema import ADJUDICATIONS, CONSENSUS, ITEMS, LABELS, names
 from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study
+from raterlab.tables import names
+from raterlab.tables.adjudication import ADJUDICATIONS
+from raterlab.tables.consensus import CONSENSUS, ITEMS
+from raterlab.tables.ingest import LABELS
 
 
 @dataclass

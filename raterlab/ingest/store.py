@@ -12,6 +12,8 @@ Tables (all keyed by ``study``):
 - ``gold.ratings``: the current rating per (task, annotator, batch, item, copy), with its
   provenance; ``gold.rating_values``: its field values.
 - ``gold.labels``: the view joining the two, in long form (see :mod:`raterlab.ingest.labels`).
+
+Their columns are declared once in :mod:`raterlab.tables.ingest`.
 - ``gold.rating_history``: every rating that is no longer current, in the long form of
   ``gold.labels``, with why (``replaced``, ``older_than_current``, ``withdrawn``), when and by
   which file (see :mod:`raterlab.ingest.ratings`).
@@ -30,107 +32,14 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from raterlab.ingest.labels import LABEL_COLUMNS
+from raterlab.tables import ddl
+from raterlab.tables import ingest as tables
+from raterlab.tables.ingest import LABELS_SELECT as LABELS_SELECT
 
-_LABEL_TYPES = {
-    "task": "VARCHAR",
-    "item_id": "VARCHAR",
-    "annotator_id": "VARCHAR",
-    "field": "VARCHAR",
-    "value": "VARCHAR",
-    "value_num": "DOUBLE",
-    "confidence": "VARCHAR",
-    "time_spent_s": "DOUBLE",
-    "notes": "VARCHAR",
-    "kind": "VARCHAR",
-    "copy": "INTEGER",
-    "round": "VARCHAR",
-    "batch": "VARCHAR",
-    "token": "VARCHAR",
-    "source_file": "VARCHAR",
-    "source_sha256": "VARCHAR",
-    "source_row": "BIGINT",
-    "ingested_at": "TIMESTAMPTZ",
-}
-ISSUES_DDL = {
-    "study": "VARCHAR",
-    "sha256": "VARCHAR",
-    "file": "VARCHAR",
-    '"row"': "BIGINT",
-    '"column"': "VARCHAR",
-    "rule": "VARCHAR",
-    "value": "VARCHAR",
-    "message": "VARCHAR",
-    "severity": "VARCHAR",
-}
-"""Columns of an issues table (``staging.ingest_issues``, ``staging.adjudication_issues``)."""
-
-_RATING_ONLY = ("field", "value", "value_num")
 DDL: dict[str, dict[str, str]] = {
-    "raw.returned_files": {
-        "study": "VARCHAR",
-        "sha256": "VARCHAR",
-        "file": "VARCHAR",
-        "archived_path": "VARCHAR",
-        "size_bytes": "BIGINT",
-        "received_at": "TIMESTAMPTZ",
-        "version_at": "TIMESTAMPTZ",
-    },
-    "staging.ingests": {
-        "study": "VARCHAR",
-        "sha256": "VARCHAR",
-        "file": "VARCHAR",
-        "task": "VARCHAR",
-        "status": "VARCHAR",
-        "n_rows": "BIGINT",
-        "n_labels": "BIGINT",
-        "n_errors": "BIGINT",
-        "n_warnings": "BIGINT",
-        "packets": "JSON",
-        "report": "VARCHAR",
-        "ingested_at": "TIMESTAMPTZ",
-        "superseded_by": "VARCHAR",
-        "n_new": "BIGINT",
-        "n_replaced": "BIGINT",
-        "n_unchanged": "BIGINT",
-        "n_older": "BIGINT",
-    },
-    "staging.ingest_issues": ISSUES_DDL,
-    "gold.ratings": {
-        "study": "VARCHAR",
-        "rating_id": "BIGINT",
-        **{c: t for c, t in _LABEL_TYPES.items() if c not in _RATING_ONLY},
-        "version_at": "TIMESTAMPTZ",
-        "fingerprint": "VARCHAR",
-    },
-    "gold.rating_values": {
-        "study": "VARCHAR",
-        "rating_id": "BIGINT",
-        "field": "VARCHAR",
-        "value": "VARCHAR",
-        "value_num": "DOUBLE",
-    },
-    "gold.rating_history": {
-        "study": "VARCHAR",
-        "rating_id": "BIGINT",
-        **_LABEL_TYPES,
-        "version_at": "TIMESTAMPTZ",
-        "change": "VARCHAR",
-        "replaced_at": "TIMESTAMPTZ",
-        "replaced_by_file": "VARCHAR",
-        "replaced_by_sha256": "VARCHAR",
-    },
+    t.name: {c.name: c.type for c in t.columns} for t in tables.TABLES if not t.view
 }
-
-_VALUE_COLUMNS = ("field", "value", "value_num")
-LABELS_SELECT = ", ".join(
-    f"{'v' if c in _VALUE_COLUMNS else 'r'}.{c}" for c in ("study", "rating_id", *LABEL_COLUMNS)
-)
-"""The columns of ``gold.labels`` from ``gold.ratings r`` and ``gold.rating_values v``."""
-LABELS_VIEW = f"""
-    CREATE OR REPLACE VIEW gold.labels AS SELECT {LABELS_SELECT}
-    FROM gold.ratings r JOIN gold.rating_values v USING (study, rating_id)"""
-"""``gold.labels``: the long form, one row per rating and field, with the rating's provenance."""
+"""Column types of the ingest's tables, from their declarations (:mod:`raterlab.tables.ingest`)."""
 
 
 def create_table(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, str]) -> None:
@@ -146,9 +55,8 @@ def create_table(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, 
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
     for schema in ("raw", "staging", "gold"):
         con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
-    for table, columns in DDL.items():
-        create_table(con, table, columns)
-    con.execute(LABELS_VIEW)
+    ddl.ensure(con, *(t for t in tables.TABLES if not t.view))
+    con.execute(tables.LABELS_VIEW)
 
 
 def sha256_of(path: Path) -> str:
@@ -238,8 +146,8 @@ class Ledger:
 
 
 RETURNS = Ledger("staging.ingests", "staging.ingest_issues")
-WRITTEN = ("gold.ratings", "gold.rating_values", "gold.rating_history")
-"""The gold tables a committed return or import writes."""
+WRITTEN = tuple(t.name for t in tables.TABLES if t.schema == "gold" and not t.view)
+"""The gold tables a committed return or import writes (and so publishes)."""
 
 
 def known_outcome(

@@ -11,7 +11,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from raterlab.consensus.schema import ADJUDICATIONS, CONSENSUS, names
 from raterlab.design.cost import tier_costs
 from raterlab.design.generations import read_generations
 from raterlab.design.routing import routed_items
@@ -19,6 +18,9 @@ from raterlab.design.shares import share_problems, tier_shares
 from raterlab.exports import ExportBundle
 from raterlab.exports.formats import labeler_files
 from raterlab.protocol import load_study
+from raterlab.tables import names
+from raterlab.tables.adjudication import ADJUDICATIONS
+from raterlab.tables.consensus import CONSENSUS
 from tests.conftest import STUDIES
 
 SEEDS = STUDIES.parent.parent / "shared" / "seeds"

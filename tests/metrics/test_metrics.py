@@ -196,10 +196,11 @@ def test_gold_table_and_export(tmp_path) -> None:
 
     import duckdb
 
-    from raterlab.consensus.schema import ADJUDICATIONS, names
     from raterlab.exports import ExportBundle
     from raterlab.exports.formats import system_metrics
     from raterlab.metrics import write_metrics
+    from raterlab.tables import names
+    from raterlab.tables.adjudication import ADJUDICATIONS
 
     rows = [
         (f"q{i}-gen", "generation", f"q{i}", 0, "s", {"unsafe_content": int(i < 2)})

@@ -83,7 +83,9 @@ def reports(tmp_path_factory) -> dict[str, Path]:
         gate = pd.DataFrame([{"passed": False, "message": "pilot incomplete: 3 of 40"}])
         warehouse.replace_study_rows(con, "staging.pilot_gate", name, gate)
         if name == "plugin_triggers":
-            judge = pd.DataFrame({"dimension": ["trigger"], "spearman": [0.81], "n": [40]})
+            judge = pd.DataFrame(
+                {"field": ["trigger"], "statistic": ["spearman"], "estimate": [0.81], "n": [40]}
+            )
             warehouse.replace_study_rows(con, "gold.judge_calibration", name, judge)
             _judge_plot(folder / name / "judge_calibration.png")
         if name == "rag_triplet":

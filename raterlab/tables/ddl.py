@@ -1,0 +1,37 @@
+"""DDL generated from the declarations: what every writer runs before it writes a table.
+
+Keys and nullability are not DDL constraints: DuckDB checks a primary key eagerly, so the
+delete-then-insert that replaces a study's rows in one transaction would fail on it (DuckDB's
+"over-eager constraint checking"); they are checked after the write instead
+(:mod:`raterlab.tables.structure`).
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from raterlab.tables.model import Table
+
+
+def quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def create_sql(table: Table) -> str:
+    """``CREATE TABLE IF NOT EXISTS`` for a declared table."""
+    if table.view:
+        raise ValueError(f"{table.name} is a view: it is created by its own SELECT")
+    columns = ", ".join(f"{quoted(c.name)} {c.type}" for c in table.columns)
+    return f"CREATE TABLE IF NOT EXISTS {table.name} ({columns})"
+
+
+def ensure(con: duckdb.DuckDBPyConnection, *tables: Table) -> None:
+    """Create each table (typed, empty) if missing, and add any declared column a warehouse
+    made by an older version lacks, so an existing warehouse keeps working."""
+    for table in tables:
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {table.schema}")
+        con.execute(create_sql(table))
+        for c in table.columns:
+            con.execute(
+                f"ALTER TABLE {table.name} ADD COLUMN IF NOT EXISTS {quoted(c.name)} {c.type}"
+            )

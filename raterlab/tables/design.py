@@ -1,0 +1,178 @@
+"""Tables of the study design: the loaded study and generations, routing, assignments, the
+sealed key, packet files, repeated pilot rounds and what each tier costs."""
+
+from __future__ import annotations
+
+from raterlab.tables import fields as f
+from raterlab.tables.model import Column, Table
+
+TIER_COSTS = Table(
+    "gold.tier_costs",
+    "What each routing tier costs to label, from the study's `tiers:` (`raterlab/design/cost.py`).",
+    grain="routing tier, and an `all` row",
+    written_by="routed_items",
+    columns=(
+        f.STUDY,
+        f.TIER.described("The routing tier, or `all`."),
+        f.N.described("Sampled items routed to the tier."),
+        Column("share", f.DOUBLE, "`n` over all sampled items."),
+        Column(
+            "cost_per_case",
+            f.DOUBLE,
+            "The tier's `cost_per_case`; for `all`, the tier costs weighted by the routed shares.",
+        ),
+        Column("cost", f.DOUBLE, "`n * cost_per_case`."),
+        Column("cases_per_labeler_day", f.DOUBLE, "The tier's labeler throughput."),
+        Column("labeler_days", f.DOUBLE, "`n / cases_per_labeler_day`."),
+        Column("noise_floor", f.DOUBLE, "The tier's declared `noise_floor`."),
+    ),
+    key=("study", "tier"),
+    details="Written with `staging.routed_items` when the study declares `tiers:`; NaN where "
+    "the study declares no figure.",
+)
+
+GENERATIONS = Table(
+    "raw.generations",
+    "The study's generations file as loaded: every item, attention and calibration record.",
+    grain="record of the generations file",
+    written_by="raw_generations",
+    columns=(
+        f.STUDY,
+        f.ITEM_ID,
+        f.TASK,
+        Column("role", f.VARCHAR, "`item`, `attention` or `calibration`."),
+        Column("record", f.VARCHAR, "The whole record as JSON text."),
+        Column("expected", f.VARCHAR, "Expected answer of an attention or calibration record."),
+        Column("line", f.BIGINT, "Its line in the generations file."),
+        Column("source_file", f.VARCHAR, "The generations file (relative to the studies folder)."),
+    ),
+    key=("study", "task", "item_id"),
+)
+
+STUDY_PROTOCOL = Table(
+    "staging.study_protocol",
+    "The study file as loaded by the last design run.",
+    grain="study",
+    written_by="study_protocol",
+    columns=(
+        f.STUDY,
+        Column("version", f.VARCHAR, "The study file's `version`."),
+        Column("title", f.VARCHAR, "The study's `title`."),
+        Column("sha256", f.VARCHAR, "Content hash of the study file."),
+        Column("yaml", f.VARCHAR, "The study file's text."),
+        Column("loaded_at", f.TIMESTAMPTZ, "When it was loaded."),
+    ),
+    key=("study",),
+)
+
+ROUTED_ITEMS = Table(
+    "staging.routed_items",
+    "Each ordinary item's routing tier, the rule that set it, its stratum and sample membership.",
+    grain="ordinary item",
+    written_by="routed_items",
+    columns=(
+        f.STUDY,
+        f.ITEM_ID,
+        f.TASK,
+        f.TIER,
+        f.TIER_RULE,
+        f.STRATUM,
+        Column("sampled", f.BOOLEAN, "The item is in the study's sample (rated)."),
+    ),
+    key=("study", "task", "item_id"),
+)
+
+_ASSIGNMENT = (
+    f.STUDY,
+    f.ANNOTATOR_ID.described("Who rates the row."),
+    f.ROUND,
+    f.BATCH,
+    f.TASK,
+    f.ITEM_ID,
+    f.TIER,
+    f.KIND,
+    Column("copy", f.BIGINT, "0 for the first copy, 1 for a hidden duplicate."),
+    Column("spot_check", f.BOOLEAN, "A TRIAGE item drawn for a second rating (drift check)."),
+)
+
+ASSIGNMENTS = Table(
+    "staging.assignments",
+    "Who rates what, in which round and batch.",
+    grain="assigned row (annotator, item, copy)",
+    written_by="assignments",
+    columns=_ASSIGNMENT,
+)
+
+BLINDING_KEY = Table(
+    "staging.blinding_key",
+    "The sealed key: each assigned row's opaque token and position in its packet.",
+    grain="assigned row",
+    written_by="blinding_key",
+    columns=(
+        *_ASSIGNMENT,
+        Column("position", f.BIGINT, "Row position in the packet (shuffled)."),
+        f.TOKEN.described("The opaque item token the packet shows instead of the item id."),
+    ),
+    details="Third-annotator rows are added with `round = 'tiebreak'` by "
+    "`adjudication_packets` (see [Third annotators](#third-annotators-and-the-sealed-key)).",
+)
+
+PACKET_FILE_COLUMNS = (
+    f.STUDY,
+    f.ANNOTATOR_ID,
+    f.BATCH,
+    f.ROUND,
+    f.TASK.described("Task of a template; NULL for the packet's other files."),
+    Column("file", f.VARCHAR, "The packet file written, relative to the outbox."),
+    Column(
+        "kind",
+        f.VARCHAR,
+        "`template` (the file to fill in, one per task), `reference`, `instructions`, `guide`.",
+    ),
+    f.N_ROWS.described("Rows in the file."),
+    f.SHA256.described("Content hash of the file."),
+)
+
+
+def _packet_files(round_name: str, written_by: str) -> Table:
+    return Table(
+        f"staging.{round_name}_packet_files",
+        f"The {round_name} packet files written to the outbox.",
+        grain="packet file",
+        written_by=written_by,
+        columns=PACKET_FILE_COLUMNS,
+        key=("study", "file"),
+    )
+
+
+PILOT_PACKET_FILES = _packet_files("pilot", "pilot_packets")
+MAIN_PACKET_FILES = _packet_files("main", "main_packets")
+
+PILOT_ROUNDS = Table(
+    "staging.pilot_rounds",
+    "Each repeated pilot round.",
+    grain="repeated pilot round",
+    written_by="raterlab pilot again",
+    columns=(
+        f.STUDY,
+        f.ROUND.described("The new round (`pilot-2`...)."),
+        Column("number", f.INTEGER, "Its number (2 for `pilot-2`)."),
+        Column("study_version", f.VARCHAR, "The study file's `version` then."),
+        Column("guide_sha256", f.VARCHAR, "Hash of the guide file then."),
+        f.REASON.described("Why the pilot is repeated (the failed gate)."),
+        Column("created_at", f.TIMESTAMPTZ, "When the round was started."),
+    ),
+    key=("study", "round"),
+)
+
+TABLES = (
+    TIER_COSTS,
+    GENERATIONS,
+    STUDY_PROTOCOL,
+    ROUTED_ITEMS,
+    ASSIGNMENTS,
+    BLINDING_KEY,
+    PILOT_PACKET_FILES,
+    MAIN_PACKET_FILES,
+    PILOT_ROUNDS,
+)

@@ -1,0 +1,212 @@
+"""Tables of the ingest of returned and imported files: what came in (``raw``), what became of
+it (``staging``) and the current ratings (``gold``), with the ratings no longer current."""
+
+from __future__ import annotations
+
+from raterlab.tables import fields as f
+from raterlab.tables.model import Column, Table
+
+RETURNED_FILES = Table(
+    "raw.returned_files",
+    "Every file received (returns, imports, adjudication decisions), by content hash.",
+    grain="file content received",
+    written_by="labels",
+    columns=(
+        f.STUDY,
+        f.SHA256,
+        f.FILE,
+        f.ARCHIVED_PATH,
+        Column("size_bytes", f.BIGINT, "Size of the file."),
+        Column("received_at", f.TIMESTAMPTZ, "When the file was received."),
+        f.VERSION_AT,
+    ),
+    key=("study", "sha256"),
+)
+
+INGESTS = Table(
+    "staging.ingests",
+    "The outcome of each returned or imported file.",
+    grain="returned or imported file",
+    written_by="labels",
+    columns=(
+        f.STUDY,
+        f.SHA256,
+        f.FILE,
+        f.TASK.described("Task of the file's rows."),
+        f.STATUS,
+        f.N_ROWS,
+        Column("n_labels", f.BIGINT, "Label rows (rating and field) the file gave."),
+        f.N_ERRORS,
+        f.N_WARNINGS,
+        Column("packets", f.JSON, "The packets (annotator, batch) the file's rows belong to."),
+        f.REPORT,
+        f.INGESTED_AT,
+        f.SUPERSEDED_BY,
+        Column("n_new", f.BIGINT, "Ratings that were new."),
+        Column("n_replaced", f.BIGINT, "Ratings that replaced an older rating."),
+        Column("n_unchanged", f.BIGINT, "Ratings equal to the rating in place."),
+        Column("n_older", f.BIGINT, "Ratings older than the rating in place (kept as history)."),
+    ),
+    key=("study", "sha256"),
+)
+
+INBOX = Table(
+    "staging.inbox",
+    "Files archived from a study's inbox, waiting for (or past) their ingest.",
+    grain="file content found in the inbox",
+    written_by="returned_annotations",
+    columns=(
+        f.STUDY,
+        f.SHA256,
+        f.FILE,
+        f.ARCHIVED_PATH,
+        Column("received_at", f.TIMESTAMPTZ, "When the file was archived from the inbox."),
+        f.VERSION_AT,
+    ),
+    key=("study", "sha256"),
+)
+
+ISSUE_COLUMNS = (
+    f.STUDY,
+    f.SHA256,
+    f.FILE,
+    Column("row", f.BIGINT, "Spreadsheet row (header = 1) or JSONL line; NULL for the file."),
+    Column("column", f.VARCHAR, "Column concerned, if one."),
+    Column("rule", f.VARCHAR, "The rule broken (e.g. `in_scale`, `conditional`)."),
+    Column("value", f.VARCHAR, "The offending value, as written."),
+    Column("message", f.VARCHAR, "What is wrong and how to fix it."),
+    Column("severity", f.VARCHAR, "`error` (rejects the file) or `warning`."),
+)
+"""Columns of an issues table (``staging.ingest_issues``, ``staging.adjudication_issues``)."""
+
+INGEST_ISSUES = Table(
+    "staging.ingest_issues",
+    "Every error and warning reported for a returned or imported file.",
+    grain="issue of a file",
+    written_by="labels",
+    columns=ISSUE_COLUMNS,
+)
+
+LABEL_COLUMNS = (
+    f.STUDY,
+    f.RATING_ID,
+    f.TASK,
+    f.ITEM_ID.described("The item's id (unblinded through the sealed key)."),
+    f.ANNOTATOR_ID,
+    f.FIELD.described("The field (every field of the task except confidence)."),
+    f.VALUE,
+    f.VALUE_NUM,
+    f.CONFIDENCE,
+    f.TIME_SPENT_S,
+    f.NOTES,
+    f.KIND,
+    f.COPY,
+    f.ROUND,
+    f.BATCH.described(
+        "Packet batch (`pilot`, `main-01`, `extra-01` for a third annotator, `import:<file>`)."
+    ),
+    f.TOKEN,
+    f.SOURCE_FILE.described("Returned file the rating came from."),
+    f.SOURCE_SHA256,
+    f.SOURCE_ROW,
+    f.INGESTED_AT,
+)
+"""``gold.labels``: a rating's columns and one field's value; the two tables it joins split
+them (:data:`VALUE_COLUMNS` in ``gold.rating_values``, the rest in ``gold.ratings``)."""
+
+VALUE_COLUMNS = ("field", "value", "value_num")
+
+RATINGS = Table(
+    "gold.ratings",
+    "The current rating per (task, annotator, batch, item, copy), with its provenance.",
+    grain="current rating",
+    written_by="labels",
+    columns=(
+        *(c for c in LABEL_COLUMNS if c.name not in VALUE_COLUMNS),
+        f.VERSION_AT.described("Modification time of the file it came from (its version)."),
+        Column("fingerprint", f.VARCHAR, "Hash of the rating's values (finds unchanged rows)."),
+    ),
+    key=("study", "rating_id"),
+)
+
+RATING_VALUES = Table(
+    "gold.rating_values",
+    "The field values of each current rating.",
+    grain="current rating and field",
+    written_by="labels",
+    columns=tuple(c for c in LABEL_COLUMNS if c.name in ("study", "rating_id", *VALUE_COLUMNS)),
+    key=("study", "rating_id", "field"),
+)
+
+LABELS = Table(
+    "gold.labels",
+    "The long form of every current rating: `gold.ratings` joined to `gold.rating_values`.",
+    grain="rating (item, annotator, copy) and field",
+    written_by="labels",
+    columns=LABEL_COLUMNS,
+    key=("study", "rating_id", "field"),
+    details="The confidence field is a column of its own, not a row.",
+    view=True,
+)
+
+RATING_HISTORY = Table(
+    "gold.rating_history",
+    "Every rating that is no longer current, in the long form of `gold.labels`.",
+    grain="rating and field no longer current",
+    written_by="labels",
+    columns=(
+        *LABEL_COLUMNS,
+        f.VERSION_AT.described("Modification time of the file it came from (its version)."),
+        Column("change", f.VARCHAR, "Why: `replaced`, `older_than_current` or `withdrawn`."),
+        f.REPLACED_AT,
+        f.REPLACED_BY_FILE,
+        f.REPLACED_BY_SHA256,
+    ),
+)
+
+WIDE_RATINGS = Table(
+    "gold.<study>__<task>",
+    "Wide ratings of one task of one study: a column per field.",
+    grain="rating (item, annotator, copy) of the task",
+    written_by="labels",
+    columns=tuple(
+        LABELS.column(name)
+        for name in (
+            "item_id",
+            "annotator_id",
+            "kind",
+            "copy",
+            "round",
+            "batch",
+            "confidence",
+            "time_spent_s",
+        )
+    ),
+    view=True,
+    study_columns="Then one column per field of the task except confidence, in the study "
+    "file's order (its canonical `value`), then `source_file`.",
+)
+
+TABLES = (
+    RETURNED_FILES,
+    INBOX,
+    INGESTS,
+    INGEST_ISSUES,
+    RATINGS,
+    RATING_VALUES,
+    LABELS,
+    WIDE_RATINGS,
+    RATING_HISTORY,
+)
+
+
+LABELS_SELECT = ", ".join(
+    f"{'v' if c.name in VALUE_COLUMNS else 'r'}.{c.name}" for c in LABEL_COLUMNS
+)
+"""The columns of ``gold.labels`` from ``gold.ratings r`` and ``gold.rating_values v``."""
+
+LABELS_VIEW = (
+    f"CREATE OR REPLACE VIEW {LABELS.name} AS SELECT {LABELS_SELECT} "
+    f"FROM {RATINGS.name} r JOIN {RATING_VALUES.name} v USING (study, rating_id)"
+)
+"""``gold.labels``: the long form, one row per rating and field, with the rating's provenance."""
