@@ -57,7 +57,8 @@ def make_files(folder: Path, rows: int) -> tuple[Path, Path, Path]:
     key_path = folder / "key.parquet"
     key.to_parquet(key_path)
     scores = {s: rng.integers(2, 5, size=rows).astype(str) for s in SCORES}
-    valid = pd.DataFrame({"annotator_id": "ann_gray", "item": tokens, **scores})
+    item_column = load_study(STUDY).packet.item_column
+    valid = pd.DataFrame({"annotator_id": "ann_gray", item_column: tokens, **scores})
     valid["notes"] = ""
     valid["time_spent_s"] = rng.integers(30, 300, size=rows).astype(str)
     valid_path = folder / "valid.csv"
@@ -84,7 +85,8 @@ def _seed_warehouse(home: Home, key_path: Path) -> None:
         items["record"] = json.dumps(
             {
                 "statement": "s",
-                "reply": "r",
+                "reply": "That sounds hard; tell me more.",
+                "reply_language": "en",
                 "emotion_category": "grief",
                 "model": "m",
                 "condition": "A",

@@ -16,9 +16,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from raterlab.design.packets import internal_names, packet_columns
-from raterlab.ingest.cells import Cells
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
-from raterlab.ingest.rules import task_rules
+from raterlab.ingest.rules import Rule, task_rules
+from raterlab.ingest.schema import failures, optional_columns
 from raterlab.protocol import Study
 
 ISSUE_COLUMNS = ("file", "row", "column", "rule", "value", "message", "severity")
@@ -118,19 +118,30 @@ def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> p
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
 
-def evaluate(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
-    """Every row rule of ``task`` on ``frame`` (text cells), vectorized: one issue per failure."""
-    cells = Cells(frame)
-    row_numbers = frame[ROW].to_numpy()
-    parts = []
-    for rule in task_rules(study, task):
-        bad = np.flatnonzero(~rule.valid(cells))
-        if len(bad):
-            values = frame[rule.column].to_numpy()[bad]
-            parts.append(
-                issue_rows(file, row_numbers[bad], rule.column, rule.name, values, rule.message)
-            )
-    return pd.concat(parts, ignore_index=True) if parts else _empty()
+def rule_issues(
+    study: Study, task: str, frame: pd.DataFrame, file: str, rules: list[Rule] | None = None
+) -> pd.DataFrame:
+    """Every row rule of ``task`` (or ``rules``) on ``frame`` (text cells with :data:`ROW`),
+    run by the task's Pandera schema (:func:`raterlab.ingest.schema.failures`): one issue per
+    failing row and rule, in rule order."""
+    rules = task_rules(study, task) if rules is None else rules
+    found = failures(frame, rules, f"{study.name}.{task}", optional_columns(study))
+    if found.empty:
+        return _empty()
+    at = found["position"]
+    rows = pd.array(frame[ROW].to_numpy()[at.fillna(0).to_numpy(dtype=np.int64)], dtype="Int64")
+    rows[at.isna().to_numpy()] = pd.NA
+    return pd.DataFrame(
+        {
+            "file": file,
+            "row": rows,
+            "column": found["column"].to_numpy(),
+            "rule": found["rule"].to_numpy(),
+            "value": found["value"].to_numpy(),
+            "message": found["message"].to_numpy(),
+            "severity": "error",
+        }
+    )
 
 
 def cross_check(
@@ -291,7 +302,7 @@ def validate_frame(
     if not columns.empty:
         return Validation(file, study.name, task, frame, columns)
     frame = frame.rename(columns=internal_names(study))
-    rows = evaluate(study, task, frame, file)
+    rows = rule_issues(study, task, frame, file)
     across, joined = cross_check(frame, key, task, file)
     edges = edge_case_warnings(study, task, frame, joined, records, file)
     parts = [p for p in (rows, across, edges) if not p.empty]
