@@ -47,14 +47,15 @@ def blank(column: str) -> pl.Expr:
 
 
 def number(column: str) -> pl.Expr:
-    """The cell as a float; null where empty or not a number (``nan`` included)."""
-    return text(column).cast(pl.Float64, strict=False).fill_nan(None)
+    """The cell as a float; null where empty or not a number (NaN for the text ``nan``,
+    which no rule accepts: see :func:`whole`)."""
+    return text(column).cast(pl.Float64, strict=False)
 
 
 def whole(column: str) -> pl.Expr:
-    """Whether the cell holds a whole number (``5`` and ``5.0`` do, ``5.5`` and ``inf`` do not)."""
-    value = number(column)
-    return (value.is_finite() & (value == value.floor())).fill_null(False)
+    """Whether the cell holds a whole number (``5`` and ``5.0`` do; ``5.5``, ``nan`` and
+    ``inf`` do not, their remainder being NaN or not 0)."""
+    return ((number(column) % 1) == 0).fill_null(False)
 
 
 def binary(column: str) -> pl.Expr:
