@@ -181,8 +181,9 @@ def apply_labels(
                 {"study": study},
             )
         older = [c for c in columns if c in LABEL_COLUMNS]
+        older_rows = "change = 'older'"
         values = (
-            f"LEFT JOIN ({_melt(labels.fields, 'true')}) v USING (rating_id)"
+            f"LEFT JOIN ({_melt(labels.fields, older_rows)}) v USING (rating_id)"
             if labels.fields
             else "CROSS JOIN (SELECT NULL AS field, NULL AS value, NULL AS value_num) v"
         )
