@@ -9,6 +9,7 @@ declared label. Polars evaluates them as vectorised string kernels on whole colu
 
 from __future__ import annotations
 
+import pandas as pd
 import polars as pl
 
 from raterlab.protocol import SKIP_VALUE
@@ -67,3 +68,11 @@ def label(column: str, labels: tuple[str, ...]) -> pl.Expr:
     """The declared label a cell names (matched case-insensitively), null otherwise."""
     lookup = {name.lower(): name for name in labels}
     return lower(column).replace_strict(lookup, default=None, return_dtype=pl.String)
+
+
+def text_frame(frame: pd.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """The ``columns`` of ``frame`` (those it has) as a Polars frame of text; Arrow-backed
+    text columns are handed over without a copy, others are made text first."""
+    present = frame[[c for c in frame.columns if c in columns]]
+    other = {c: str for c in present.columns if not pd.api.types.is_string_dtype(present[c])}
+    return pl.from_pandas(present.astype(other) if other else present)

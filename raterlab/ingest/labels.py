@@ -91,7 +91,7 @@ def normalised_values(
     """:func:`normalised` evaluated on ``frame``'s column ``name``: canonical text (``None``
     where empty) and number (NaN where not a number)."""
     text, number = normalised(study, task, name)
-    out = pl.from_pandas(frame[[name]].astype(str)).select(text.alias("t"), number.alias("n"))
+    out = cells.text_frame(frame, [name]).select(text.alias("t"), number.alias("n"))
     return out["t"].to_numpy(), out["n"].fill_null(np.nan).to_numpy()
 
 
@@ -168,7 +168,10 @@ def to_labels(
     sealed key. ``source`` gives ``source_file``, ``source_sha256``, ``ingested_at``;
     ``fields`` limits the fields kept (default: all but the confidence field)."""
     position = pd.Index(frame[ROW].to_numpy()).get_indexer(joined[ROW].to_numpy())
-    rows = frame.iloc[position].reset_index(drop=True)
+    every_row = len(position) == len(frame) and (position == np.arange(len(frame))).all()
+    rows = (
+        frame.reset_index(drop=True) if every_row else frame.iloc[position].reset_index(drop=True)
+    )
     spec = study.tasks[task]
     confidence = next((n for n, s in spec.fields.items() if isinstance(s, ConfidenceField)), None)
     keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
@@ -183,19 +186,10 @@ def to_labels(
     }
     for name in keep:
         typed[value_column(name)], typed[number_column(name)] = normalised(study, task, name)
+    numeric = {"time_spent_s", *(number_column(n) for n in keep)}
+    typed = {c: e.cast(pl.Float64 if c in numeric else pl.String) for c, e in typed.items()}
     text = [c for c in rows.columns if c != ROW]
-    values = (
-        pl.from_pandas(rows[text].astype(str))
-        .select(
-            **{
-                c: e.cast(
-                    pl.Float64 if c.startswith("number:") or c == "time_spent_s" else pl.String
-                )
-                for c, e in typed.items()
-            }
-        )
-        .to_arrow()
-    )
+    values = cells.text_frame(rows, text).select(**typed).to_arrow()
     columns = {
         "item_id": _array(joined["item_id"]),
         "annotator_id": _array(joined["annotator_id"]),

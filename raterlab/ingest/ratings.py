@@ -101,7 +101,7 @@ def plan(
 
 
 def count_changes(table: pa.Table) -> dict[str, int]:
-    counts = pd.Series(table["change"].to_numpy(zero_copy_only=False)).value_counts()
+    counts = {c["values"].as_py(): c["counts"].as_py() for c in pc.value_counts(table["change"])}
     return {c: int(counts.get(c, 0)) for c in CHANGES}
 
 

@@ -1,19 +1,20 @@
 """The Pandera schema of a returned file, and the row failures it finds.
 
 :func:`task_schema` makes each rule of :func:`raterlab.ingest.rules.task_rules` a check of
-a ``pandera.polars`` ``DataFrameSchema``: one column per template column (text, not null),
-and on each column the rules that report it, in rule order. :func:`failures` validates a
+a ``pandera.polars`` ``DataFrameSchema``: one column (text, not null) per column a rule
+reports, and on it those rules, in rule order. :func:`failures` validates a
 frame with that schema in Pandera's lazy mode and turns its failure cases (one per failing
 row and check: the column, the check's position on that column, the row's index and the
 cell's value) back into rules. This is the only place where a file's row rules run: returns,
 imports, adjudication decisions, the annotation tool's answers and the audit of accepted
 data all call :func:`failures`.
 
-Why the Polars backend: each check is a Polars expression evaluated on whole columns, and
-Pandera gathers a check's failure cases with one vectorised filter of the failing rows, so a
-file where every row breaks a rule is summarised in about the time a valid one is checked.
-Pandera's pandas backend builds its failure cases row by row through pandas and took about
-60 s per million broken rows.
+Why the Polars backend: each check is a Polars expression evaluated on whole columns (Pandera
+collects each check's result on its own), and Pandera gathers a check's failure cases with
+one vectorised filter of the failing rows, so a file where every row breaks a rule is
+summarised in about the time a valid one is checked. The pandas backend, with the same rules
+as vectorised pandas checks, took about 60 s per million broken rows to build its failure
+cases (benchmarks/README.md, "Ingest").
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pandera.polars as pa
 import polars as pl
 from pandera.errors import SchemaErrors
 
+from raterlab.ingest.cells import text_frame
 from raterlab.ingest.rules import TIME_COLUMN, Rule, task_rules
 from raterlab.protocol import Study
 
@@ -79,15 +81,8 @@ def task_schema(study: Study, task_name: str) -> pa.DataFrameSchema:
     )
 
 
-def _text_frame(frame: pd.DataFrame | pl.DataFrame, columns: list[str]) -> pl.DataFrame:
-    if isinstance(frame, pl.DataFrame):
-        return frame.select([c for c in frame.columns if c in columns])
-    present = [c for c in frame.columns if c in columns]
-    return pl.from_pandas(frame[present].astype(str)) if present else pl.DataFrame()
-
-
 def failures(
-    frame: pd.DataFrame | pl.DataFrame,
+    frame: pd.DataFrame,
     rules: list[Rule],
     name: str = "rows",
     optional: frozenset[str] = frozenset(),
@@ -96,7 +91,7 @@ def failures(
     :func:`rules_schema` in lazy mode: :data:`FAILURE_COLUMNS`, ``position`` being the row's
     position in ``frame``; sorted by rule, then row, as ``rules`` lists them."""
     schema = rules_schema(rules, name, optional)
-    data = _text_frame(frame, [*schema.columns, *_referenced(rules)])
+    data = text_frame(frame, [*schema.columns, *_referenced(rules)])
     try:
         schema.validate(data, lazy=True)
     except SchemaErrors as exc:
