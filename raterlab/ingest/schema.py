@@ -135,7 +135,7 @@ def _to_rules(cases: pl.DataFrame, rules: list[Rule]) -> pd.DataFrame:
     )
     return pd.DataFrame(
         {
-            "position": pd.array(joined["index"].to_list(), dtype="Int64"),
+            "position": pd.array(joined["index"].cast(pl.Float64).to_numpy(), dtype="Int64"),
             "column": joined["column"].to_numpy(),
             "rule": joined["rule"].to_numpy(),
             "value": joined["failure_case"].cast(pl.String).to_numpy(),

@@ -301,7 +301,7 @@ def validate_frame(
     parts = [p for p in (rows, across, edges) if not p.empty]
     issues = pd.concat(parts, ignore_index=True) if parts else _empty()
     public = {internal: name for name, internal in internal_names(study).items()}
-    issues["column"] = issues["column"].map(lambda c: public.get(c, c))
+    issues["column"] = issues["column"].replace(public)
     return Validation(file, study.name, task, frame, issues, joined)
 
 
