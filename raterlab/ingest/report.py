@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 from pandas.api.types import is_numeric_dtype, is_string_dtype
 
 from raterlab.design.packets import FORMULA_PREFIXES, neutralise
@@ -120,5 +121,5 @@ def write_report(folder: Path, report: dict, issues: pd.DataFrame) -> dict[str, 
         json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     paths["markdown"].write_text(markdown(report), encoding="utf-8")
-    for_people(issues).to_csv(paths["issues"], index=False)
+    pl.from_pandas(for_people(issues)).write_csv(paths["issues"])
     return paths
