@@ -72,7 +72,8 @@ def label(column: str, labels: tuple[str, ...]) -> pl.Expr:
 
 def text_frame(frame: pd.DataFrame, columns: list[str]) -> pl.DataFrame:
     """The ``columns`` of ``frame`` (those it has) as a Polars frame of text; Arrow-backed
-    text columns are handed over without a copy, others are made text first."""
+    text columns go over as Arrow arrays (never through Python strings), others are made
+    text first."""
     present = frame[[c for c in frame.columns if c in columns]]
     other = {c: str for c in present.columns if not pd.api.types.is_string_dtype(present[c])}
     return pl.from_pandas(present.astype(other) if other else present)
