@@ -53,9 +53,10 @@ def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) 
     partitions_def=study_partitions, group_name=GROUP, kinds={"duckdb"}, deps=[returned_annotations]
 )
 def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> None:
-    """Each pending file checked against the rules generated from the study file and against
-    the sealed key; a rejected file goes to ``quarantine/`` with its report (and its outcome
-    to ``staging.ingests``), an accepted one waits for ``labels``."""
+    """Each pending file validated by the Pandera schema generated from the study file's rules
+    (:mod:`raterlab.ingest.schema`) and checked against the sealed key; a rejected file goes
+    to ``quarantine/`` with its report (and its outcome to ``staging.ingests``), an accepted
+    one waits for ``labels``."""
     study = raterlab.study(context.partition_key)
     rejected, accepted = [], 0
     with raterlab.warehouse() as con:

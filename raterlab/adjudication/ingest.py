@@ -44,11 +44,11 @@ from raterlab.adjudication.packets import (
 )
 from raterlab.ingest import store
 from raterlab.ingest.audit import pending_files
-from raterlab.ingest.cells import Cells
-from raterlab.ingest.labels import normalised
+from raterlab.ingest.labels import normalised_values
 from raterlab.ingest.read import ROW, UnreadableFile, read_returned
 from raterlab.ingest.rules import task_rules
 from raterlab.ingest.run import file_report, file_row, receive
+from raterlab.ingest.schema import failures
 from raterlab.ingest.validate import ISSUE_COLUMNS, file_issue, issue_rows
 from raterlab.protocol import SKIP_VALUE, Study
 from raterlab.settings import Home
@@ -220,23 +220,21 @@ def validate_decisions(
         sub = pd.DataFrame(
             {name: decided["decision"].to_numpy()[at], ROW: decided[ROW].to_numpy()[at]}
         )
-        cells = Cells(sub)
-        for rule in task_rules(study, task):
-            if rule.column != name or rule.name not in DOMAIN_RULES:
-                continue
-            bad = ~rule.valid(cells) & ~cells.empty(name)
-            if bad.any():
-                parts.append(
-                    issue_rows(
-                        file,
-                        sub[ROW].to_numpy()[bad],
-                        "decision",
-                        rule.name,
-                        sub[name].to_numpy()[bad],
-                        rule.message.replace(name, f"{name} decision", 1),
-                    )
+        domain = [r for r in task_rules(study, task) if r.column == name and r.name in DOMAIN_RULES]
+        broken = failures(sub, domain, f"{study.name}.{task}")
+        broken = broken[broken["value"].str.strip() != ""]
+        if len(broken):
+            parts.append(
+                issue_rows(
+                    file,
+                    sub[ROW].to_numpy()[broken["position"].to_numpy(dtype=int)],
+                    "decision",
+                    broken["rule"].to_numpy(),
+                    broken["value"].to_numpy(),
+                    [m.replace(name, f"{name} decision", 1) for m in broken["message"]],
                 )
-        canonical, number = normalised(study, task, name, cells)
+            )
+        canonical, number = normalised_values(study, task, name, sub)
         values[at], numbers[at] = canonical, number
     decisions = pd.DataFrame(
         {

@@ -2,8 +2,9 @@
 write of accepted rows to ``gold.labels``."""
 
 from raterlab.ingest.read import UnreadableFile, read_returned
-from raterlab.ingest.rules import task_rules, task_schema
+from raterlab.ingest.rules import task_rules
 from raterlab.ingest.run import IngestResult, NoPackets, Preview, ingest_file, preview
+from raterlab.ingest.schema import task_schema
 from raterlab.ingest.validate import Validation, validate_file
 
 __all__ = [

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from raterlab.design.packets import template_columns
-from raterlab.ingest.cells import Cells
 from raterlab.ingest.read import ROW
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
+from raterlab.ingest.schema import failures
 from raterlab.protocol import ConfidenceField, Study
 
 
@@ -69,24 +69,19 @@ def accepted_violations(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
         if not (labels["task"] == task).any():
             continue
         wide = wide_text(study, task, labels)
-        cells = Cells(wide)
-        for rule in task_rules(study, task):
-            if rule.column in FILE_COLUMNS:
-                continue
-            bad = ~rule.valid(cells)
-            if rule.name == "required":
-                bad &= ~wide.attrs["imported"]
-            for i in np.flatnonzero(bad)[:20]:
-                found.append(
-                    {
-                        "task": task,
-                        "item": wide["item"].iat[i],
-                        "rule": rule.name,
-                        "column": rule.column,
-                        "message": rule.message,
-                    }
-                )
-    return pd.DataFrame(found, columns=["task", "item", "rule", "column", "message"])
+        rules = [r for r in task_rules(study, task) if r.column not in FILE_COLUMNS]
+        broken = failures(wide, rules, f"{study.name}.{task}")
+        at = broken["position"].to_numpy(dtype=np.int64)
+        broken = broken[~((broken["rule"] == "required").to_numpy() & wide.attrs["imported"][at])]
+        first = broken.groupby(["rule", "column"], sort=False).head(20)
+        items = wide["item"].to_numpy()[first["position"].to_numpy(dtype=np.int64)]
+        found.append(first.assign(task=task, item=items))
+    columns = ["task", "item", "rule", "column", "message"]
+    return (
+        pd.concat([f[columns] for f in found], ignore_index=True)
+        if found
+        else pd.DataFrame(columns=columns)
+    )
 
 
 def create_wide_views(con: duckdb.DuckDBPyConnection, study: Study) -> list[str]:

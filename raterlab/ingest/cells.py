@@ -1,17 +1,16 @@
-"""Vectorized parsing of text cells, shared by every rule.
+"""Text cells of a returned file, typed: Polars expressions shared by every rule
+(:mod:`raterlab.ingest.rules`) and by the conversion of accepted rows
+(:mod:`raterlab.ingest.labels`), so that what a rule accepts is what is written.
 
-Stripping, lower-casing and emptiness run as Arrow string kernels on whole columns. Parsing
-(numbers, yes/no, labels) runs on a column's distinct values only and is broadcast back
-through its factor codes: rating columns hold a handful of distinct values, so a
-million-row file parses about as fast as a small one.
+Each function takes a column name and returns an expression over that text column: stripped,
+lower-cased, empty, a placeholder, ``skip``, a number, a whole number, a yes/no answer or a
+declared label. Polars evaluates them as vectorised string kernels on whole columns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import numpy as np
 import pandas as pd
+import polars as pl
 
 from raterlab.protocol import SKIP_VALUE
 
@@ -23,98 +22,58 @@ FALSE_WORDS = ("0", "0.0", "no", "n", "false")
 _BINARY = {**dict.fromkeys(TRUE_WORDS, 1.0), **dict.fromkeys(FALSE_WORDS, 0.0)}
 
 
-class Cells:
-    """Typed views of a frame of text cells (one returned file), computed once per column."""
+def text(column: str) -> pl.Expr:
+    """The cell without surrounding whitespace."""
+    return pl.col(column).cast(pl.String).fill_null("").str.strip_chars()
 
-    def __init__(self, frame: pd.DataFrame):
-        self.frame = frame
-        self._factors: dict[str, tuple[np.ndarray, pd.Series]] = {}
-        self._cache: dict[tuple[str, str], np.ndarray] = {}
-        self._series: dict[tuple[str, str], pd.Series] = {}
 
-    def __len__(self) -> int:
-        return len(self.frame)
+def lower(column: str) -> pl.Expr:
+    return text(column).str.to_lowercase()
 
-    def _stripped(self, column: str) -> pd.Series:
-        if ("stripped", column) not in self._series:
-            self._series[("stripped", column)] = self.frame[column].astype(str).str.strip()
-        return self._series[("stripped", column)]
 
-    def _factor(self, column: str) -> tuple[np.ndarray, pd.Series]:
-        if column not in self._factors:
-            codes, uniques = pd.factorize(self._stripped(column))
-            self._factors[column] = (codes, pd.Series(uniques, dtype=object))
-        return self._factors[column]
+def empty(column: str) -> pl.Expr:
+    return text(column) == ""
 
-    def per_value(
-        self, kind: str, column: str, parse: Callable[[pd.Series], pd.Series], dtype
-    ) -> np.ndarray:
-        """``parse`` applied to the column's distinct values, broadcast to every cell."""
-        key = (kind, column)
-        if key not in self._cache:
-            codes, uniques = self._factor(column)
-            parsed = parse(uniques).to_numpy(dtype=dtype)
-            self._cache[key] = parsed.take(codes) if len(parsed) else np.empty(0, dtype=dtype)
-        return self._cache[key]
 
-    def _whole_column(
-        self, kind: str, column: str, make: Callable[[], pd.Series], dtype
-    ) -> np.ndarray:
-        key = (kind, column)
-        if key not in self._cache:
-            self._cache[key] = make().to_numpy(dtype=dtype)
-        return self._cache[key]
+def skipped(column: str) -> pl.Expr:
+    return lower(column) == SKIP_VALUE
 
-    def text(self, column: str) -> np.ndarray:
-        """Stripped text (object array)."""
-        return self._whole_column("text", column, lambda: self._stripped(column), object)
 
-    def lower(self, column: str) -> np.ndarray:
-        return self._whole_column(
-            "lower", column, lambda: self._stripped(column).str.lower(), object
-        )
+def blank(column: str) -> pl.Expr:
+    """Whether a text cell says nothing: empty, invisible characters only, no letter or digit
+    (``-``, ``…``, ``{}``), or a placeholder word (:data:`PLACEHOLDERS`)."""
+    visible = pl.col(column).cast(pl.String).fill_null("").str.replace_all(_INVISIBLE, "")
+    visible = visible.str.to_lowercase()
+    return ~visible.str.contains(r"[^\W_]") | visible.is_in(PLACEHOLDERS)
 
-    def empty(self, column: str) -> np.ndarray:
-        return self._whole_column("empty", column, lambda: self._stripped(column) == "", bool)
 
-    def blank(self, column: str) -> np.ndarray:
-        """Whether a text cell says nothing: empty, invisible characters only, no letter or
-        digit (``-``, ``…``, ``{}``), or a placeholder word (:data:`PLACEHOLDERS`)."""
+def number(column: str) -> pl.Expr:
+    """The cell as a float; null where empty or not a number (NaN for the text ``nan``,
+    which no rule accepts: see :func:`whole`)."""
+    return text(column).cast(pl.Float64, strict=False)
 
-        def parse(u: pd.Series) -> pd.Series:
-            visible = u.str.replace(_INVISIBLE, "", regex=True).str.lower()
-            return ~visible.str.contains(r"[^\W_]", regex=True) | visible.isin(PLACEHOLDERS)
 
-        return self.per_value("blank", column, parse, bool)
+def whole(column: str) -> pl.Expr:
+    """Whether the cell holds a whole number (``5`` and ``5.0`` do; ``5.5``, ``nan`` and
+    ``inf`` do not, their remainder being NaN or not 0)."""
+    return ((number(column) % 1) == 0).fill_null(False)
 
-    def skipped(self, column: str) -> np.ndarray:
-        return self._whole_column(
-            "skipped", column, lambda: self._stripped(column).str.lower() == SKIP_VALUE, bool
-        )
 
-    def number(self, column: str) -> np.ndarray:
-        """Float value, NaN where empty or not a number."""
-        return self.per_value("number", column, lambda u: pd.to_numeric(u, errors="coerce"), float)
+def binary(column: str) -> pl.Expr:
+    """1.0 / 0.0 for the accepted yes/no spellings, null otherwise."""
+    return lower(column).replace_strict(_BINARY, default=None, return_dtype=pl.Float64)
 
-    def whole(self, column: str) -> np.ndarray:
-        """Whether the cell holds a whole number (``5`` and ``5.0`` do, ``5.5`` does not)."""
 
-        def parse(u: pd.Series) -> pd.Series:
-            num = pd.to_numeric(u, errors="coerce")
-            return num.notna() & np.isfinite(num) & (num == np.floor(num))
+def label(column: str, labels: tuple[str, ...]) -> pl.Expr:
+    """The declared label a cell names (matched case-insensitively), null otherwise."""
+    lookup = {name.lower(): name for name in labels}
+    return lower(column).replace_strict(lookup, default=None, return_dtype=pl.String)
 
-        return self.per_value("whole", column, parse, bool)
 
-    def binary(self, column: str) -> np.ndarray:
-        """1.0 / 0.0 for the accepted yes/no spellings, NaN otherwise."""
-        return self.per_value("binary", column, lambda u: u.str.lower().map(_BINARY), float)
-
-    def label(self, column: str, labels: tuple[str, ...]) -> np.ndarray:
-        """The declared label a cell names (matched case-insensitively), NaN otherwise."""
-        lookup = {label.lower(): label for label in labels}
-        return self.per_value(
-            f"label:{'|'.join(labels)}",
-            column,
-            lambda u: u.str.lower().map(lookup),
-            object,
-        )
+def text_frame(frame: pd.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """The ``columns`` of ``frame`` (those it has) as a Polars frame of text; Arrow-backed
+    text columns go over as Arrow arrays (never through Python strings), others are made
+    text first."""
+    present = frame[[c for c in frame.columns if c in columns]]
+    other = {c: str for c in present.columns if not pd.api.types.is_string_dtype(present[c])}
+    return pl.from_pandas(present.astype(other) if other else present)

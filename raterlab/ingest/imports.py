@@ -19,12 +19,17 @@ import pandas as pd
 from raterlab import warehouse
 from raterlab.design.packets import template_columns
 from raterlab.ingest import store
-from raterlab.ingest.cells import Cells
 from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW, read_returned
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
 from raterlab.ingest.run import IngestResult, Received, commit, receive, source_of
-from raterlab.ingest.validate import ISSUE_COLUMNS, Validation, file_issue, issue_rows
+from raterlab.ingest.validate import (
+    ISSUE_COLUMNS,
+    Validation,
+    file_issue,
+    issue_rows,
+    rule_issues,
+)
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -55,14 +60,8 @@ def validate_import(
     for column in template_columns(study, task):
         if column not in full:
             full[column] = ""
-    cells = Cells(full)
     rows = full[ROW].to_numpy()
-    parts = []
-    for rule in _rules_for_present(study, task, present):
-        bad = np.flatnonzero(~rule.valid(cells))
-        if len(bad):
-            values = full[rule.column].to_numpy()[bad]
-            parts.append(issue_rows(file, rows[bad], rule.column, rule.name, values, rule.message))
+    parts = [rule_issues(study, task, full, file, _rules_for_present(study, task, present))]
     unknown = ~full["item"].str.strip().isin(items).to_numpy()
     if unknown.any():
         parts.append(

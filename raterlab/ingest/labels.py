@@ -12,13 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pyarrow as pa
 
-from raterlab.ingest.cells import Cells
+from raterlab.ingest import cells
 from raterlab.ingest.read import ROW
 from raterlab.ingest.rules import TIME_COLUMN
 from raterlab.protocol import (
     LIST_SEPARATOR,
+    SKIP_VALUE,
     BinaryField,
     CategoricalField,
     ConfidenceField,
@@ -50,61 +52,60 @@ LABEL_COLUMNS = (
 )
 
 
-def _canonical_number(values: pd.Series) -> pd.Series:
-    number = pd.to_numeric(values.str.strip(), errors="coerce")
-    return number.map(lambda v: None if pd.isna(v) else f"{v:.0f}")
+def _canonical_list(column: str) -> pl.Expr:
+    """List entries stripped, empty ones dropped, joined with ``; ``."""
+    part = pl.element().str.strip_chars()
+    entries = cells.text(column).str.split(LIST_SEPARATOR).list.eval(part.filter(part != ""))
+    return entries.list.join(f"{LIST_SEPARATOR} ")
 
 
-def _canonical_list(values: pd.Series) -> pd.Series:
-    return values.map(
-        lambda s: f"{LIST_SEPARATOR} ".join(p.strip() for p in s.split(LIST_SEPARATOR) if p.strip())
-    )
-
-
-def normalised(study: Study, task: str, name: str, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
-    """Canonical text and numeric value of a field's cells (NaN numeric for non-numbers);
-    ``None`` text where the cell is empty."""
+def normalised(study: Study, task: str, name: str) -> tuple[pl.Expr, pl.Expr]:
+    """Expressions of a field's canonical text and numeric value (null for non-numbers);
+    null text where the cell is empty. They parse with the rules' own expressions
+    (:mod:`raterlab.ingest.cells`)."""
     spec = study.tasks[task].fields[name]
-    text = cells.text(name)
-    number = np.full(len(cells), np.nan)
+    raw = cells.text(name)
+    text, number = raw, pl.lit(None, dtype=pl.Float64)
     if isinstance(spec, BinaryField):
         number = cells.binary(name)
-        text = np.where(np.isnan(number), text, np.where(number == 1, "1", "0"))
+        text = pl.when(number.is_null()).then(raw).when(number == 1).then(pl.lit("1"))
+        text = text.otherwise(pl.lit("0"))
     elif isinstance(spec, LikertField):
         number = cells.number(name)
-        canonical = cells.per_value("canonical_number", name, _canonical_number, object)
-        text = np.where(np.isnan(number), text, canonical)
+        text = pl.coalesce(number.round(0).cast(pl.Int64, strict=False).cast(pl.String), raw)
     elif isinstance(spec, CategoricalField):
-        label = cells.label(name, tuple(spec.labels))
-        text = np.where(pd.isna(label), text, label)
+        text = pl.coalesce(cells.label(name, tuple(spec.labels)), raw)
     elif isinstance(spec, ListField):
-        text = cells.per_value("canonical_list", name, _canonical_list, object)
+        text = _canonical_list(name)
     elif isinstance(spec, TextField):
-        text = cells.per_value(
-            "text_lf", name, lambda u: u.str.strip().str.replace("\r\n", "\n"), object
-        )
+        text = raw.str.replace_all("\r\n", "\n", literal=True)
     if spec.skip is not None:
-        skipped = cells.skipped(name)
-        text = np.where(skipped, "skip", text)
-        number = np.where(skipped, np.nan, number)
-    text = np.where(cells.empty(name), None, text)
-    return text, number
+        text = pl.when(cells.skipped(name)).then(pl.lit(SKIP_VALUE)).otherwise(text)
+        number = pl.when(cells.skipped(name)).then(None).otherwise(number)
+    return pl.when(cells.empty(name)).then(None).otherwise(text), number
 
 
-def _notes(study: Study, task: str, cells: Cells) -> np.ndarray:
+def normalised_values(
+    study: Study, task: str, name: str, frame: pd.DataFrame
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`normalised` evaluated on ``frame``'s column ``name``: canonical text (``None``
+    where empty) and number (NaN where not a number)."""
+    text, number = normalised(study, task, name)
+    out = cells.text_frame(frame, [name]).select(text.alias("t"), number.alias("n"))
+    return out["t"].to_numpy(), out["n"].fill_null(np.nan).to_numpy()
+
+
+def _notes(study: Study, task: str) -> pl.Expr:
     """The row's free text: the one text field's, or ``field: text`` lines of the filled ones
     (an empty field is left out, never written as ``nan``)."""
     texts = [n for n, s in study.tasks[task].fields.items() if isinstance(s, TextField)]
     if not texts:
-        return np.full(len(cells), None, dtype=object)
+        return pl.lit(None, dtype=pl.String)
     if len(texts) == 1:
-        return normalised(study, task, texts[0], cells)[0]
-    lines = [
-        [None if v is None else f"{name}: {v}" for v in normalised(study, task, name, cells)[0]]
-        for name in texts
-    ]
-    joined = ["\n".join(p for p in parts if p is not None) for parts in zip(*lines, strict=True)]
-    return np.array([j or None for j in joined], dtype=object)
+        return normalised(study, task, texts[0])[0]
+    lines = [pl.lit(f"{name}: ") + normalised(study, task, name)[0] for name in texts]
+    joined = pl.concat_str(lines, separator="\n", ignore_nulls=True)
+    return pl.when(joined == "").then(None).otherwise(joined)
 
 
 def value_column(field: str) -> str:
@@ -167,25 +168,34 @@ def to_labels(
     sealed key. ``source`` gives ``source_file``, ``source_sha256``, ``ingested_at``;
     ``fields`` limits the fields kept (default: all but the confidence field)."""
     position = pd.Index(frame[ROW].to_numpy()).get_indexer(joined[ROW].to_numpy())
-    rows = frame.iloc[position].reset_index(drop=True)
-    cells = Cells(rows)
+    every_row = len(position) == len(frame) and (position == np.arange(len(frame))).all()
+    rows = (
+        frame.reset_index(drop=True) if every_row else frame.iloc[position].reset_index(drop=True)
+    )
     spec = study.tasks[task]
     confidence = next((n for n, s in spec.fields.items() if isinstance(s, ConfidenceField)), None)
-    n = len(rows)
+    keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
+    typed = {
+        "confidence": normalised(study, task, confidence)[0].str.to_lowercase()
+        if confidence
+        else pl.lit(None, dtype=pl.String),
+        "time_spent_s": cells.number(TIME_COLUMN)
+        if TIME_COLUMN in rows
+        else pl.lit(None, dtype=pl.Float64),
+        "notes": _notes(study, task),
+    }
+    for name in keep:
+        typed[value_column(name)], typed[number_column(name)] = normalised(study, task, name)
+    numeric = {"time_spent_s", *(number_column(n) for n in keep)}
+    typed = {c: e.cast(pl.Float64 if c in numeric else pl.String) for c, e in typed.items()}
+    text = [c for c in rows.columns if c != ROW]
+    values = cells.text_frame(rows, text).select(**typed).to_arrow()
     columns = {
         "item_id": _array(joined["item_id"]),
         "annotator_id": _array(joined["annotator_id"]),
-        "confidence": pa.array(
-            pd.Series(normalised(study, task, confidence, cells)[0]).str.lower()
-            if confidence
-            else [None] * n,
-            type=pa.string(),
-        ),
-        "time_spent_s": pa.array(
-            cells.number(TIME_COLUMN) if TIME_COLUMN in rows else np.full(n, np.nan),
-            from_pandas=True,
-        ),
-        "notes": pa.array(_notes(study, task, cells), type=pa.string()),
+        "confidence": values["confidence"],
+        "time_spent_s": values["time_spent_s"],
+        "notes": values["notes"],
         "kind": _array(joined["kind"]),
         "copy": _array(joined["copy"]),
         "round": _array(joined["round"]),
@@ -193,9 +203,7 @@ def to_labels(
         "token": pa.array(joined["token"], type=pa.string(), from_pandas=True),
         "source_row": pa.array(rows[ROW].to_numpy()),
     }
-    keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
     for name in keep:
-        text, number = normalised(study, task, name, cells)
-        columns[value_column(name)] = pa.array(text, type=pa.string())
-        columns[number_column(name)] = pa.array(number, from_pandas=True)
+        columns[value_column(name)] = values[value_column(name)]
+        columns[number_column(name)] = values[number_column(name)]
     return Labels(pa.table(columns), {"task": task, **source}, keep)

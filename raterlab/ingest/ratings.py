@@ -101,7 +101,7 @@ def plan(
 
 
 def count_changes(table: pa.Table) -> dict[str, int]:
-    counts = pd.Series(table["change"].to_numpy(zero_copy_only=False)).value_counts()
+    counts = {c["values"].as_py(): c["counts"].as_py() for c in pc.value_counts(table["change"])}
     return {c: int(counts.get(c, 0)) for c in CHANGES}
 
 
@@ -181,8 +181,9 @@ def apply_labels(
                 {"study": study},
             )
         older = [c for c in columns if c in LABEL_COLUMNS]
+        older_rows = "change = 'older'"
         values = (
-            f"LEFT JOIN ({_melt(labels.fields, 'true')}) v USING (rating_id)"
+            f"LEFT JOIN ({_melt(labels.fields, older_rows)}) v USING (rating_id)"
             if labels.fields
             else "CROSS JOIN (SELECT NULL AS field, NULL AS value, NULL AS value_num) v"
         )

@@ -24,8 +24,11 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pacsv
+
+from raterlab.ingest.cells import text_frame
 
 ROW = "_row"
 """Column holding each row's number as a person finds it: the spreadsheet row (header = 1,
@@ -116,12 +119,12 @@ def _check_delimiter(path: Path, data: bytes) -> None:
 
 def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:
     """Drop blank columns (empty header, no values) and rows whose every cell is empty."""
-    blank_header = [c for c in frame.columns if c.startswith(BLANK)]
-    empty_cols = [c for c in blank_header if (frame[c].str.strip() == "").all()]
+    text = text_frame(frame, [c for c in frame.columns if c != ROW])
+    filled = text.select(pl.all().str.strip_chars() != "")
+    empty_cols = [c for c in frame.columns if c.startswith(BLANK) and not filled[c].any()]
     frame = frame.drop(columns=empty_cols)
-    cells = frame.drop(columns=[ROW])
-    filled = (cells.apply(lambda s: s.str.strip()) != "").any(axis=1)
-    return frame[filled.to_numpy()].reset_index(drop=True)
+    rows = filled.drop(empty_cols).select(pl.any_horizontal(pl.all())).to_series().to_numpy()
+    return (frame if rows.all() else frame[rows]).reset_index(drop=True)
 
 
 def _names(path: Path, header: list[str]) -> list[str]:

@@ -10,9 +10,10 @@ import json
 from pathlib import Path
 
 import pandas as pd
-from pandas.api.types import is_numeric_dtype
+import polars as pl
+from pandas.api.types import is_numeric_dtype, is_string_dtype
 
-from raterlab.design.packets import neutralise
+from raterlab.design.packets import FORMULA_PREFIXES, neutralise
 
 EXAMPLES_PER_RULE = 5
 
@@ -23,8 +24,14 @@ def for_people(frame: pd.DataFrame) -> pd.DataFrame:
     ``@``...), for a CSV that a person opens. The warehouse keeps the raw values."""
     out = frame.copy()
     for column in out.columns:
-        if not is_numeric_dtype(out[column]):
-            out[column] = out[column].map(_inert)
+        values = out[column]
+        if is_numeric_dtype(values):
+            continue
+        if is_string_dtype(values):  # text or missing: one vectorised test, no per-cell call
+            formula = values.str.startswith(FORMULA_PREFIXES, na=False)
+            out[column] = values.mask(formula, "'" + values)
+        else:
+            out[column] = values.map(_inert)
     return out
 
 
@@ -114,5 +121,5 @@ def write_report(folder: Path, report: dict, issues: pd.DataFrame) -> dict[str, 
         json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     paths["markdown"].write_text(markdown(report), encoding="utf-8")
-    for_people(issues).to_csv(paths["issues"], index=False)
+    pl.from_pandas(for_people(issues)).write_csv(paths["issues"])
     return paths

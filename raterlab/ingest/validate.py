@@ -12,13 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from raterlab.design.packets import internal_names, packet_columns
-from raterlab.ingest.cells import Cells
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
-from raterlab.ingest.rules import task_rules
+from raterlab.ingest.rules import Rule, task_rules
+from raterlab.ingest.schema import failures, optional_columns
 from raterlab.protocol import Study
 
 ISSUE_COLUMNS = ("file", "row", "column", "rule", "value", "message", "severity")
@@ -85,7 +86,7 @@ def _pick_task(study: Study, frame: pd.DataFrame, key: pd.DataFrame) -> str | No
     """The task whose packets the file's tokens come from; by columns if no token is known."""
     item = study.packet.item_column
     if item in frame:
-        sample = frame[item].str.strip().to_numpy(dtype=object)[:1000]
+        sample = frame[item].head(1000).str.strip().to_numpy(dtype=object)
         found = _lookup(key, sample)
         if (found >= 0).any():
             return pd.Series(key["task"].to_numpy()[found[found >= 0]]).mode().iloc[0]
@@ -118,19 +119,42 @@ def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> p
     return pd.concat(parts, ignore_index=True) if parts else _empty()
 
 
-def evaluate(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
-    """Every row rule of ``task`` on ``frame`` (text cells), vectorized: one issue per failure."""
-    cells = Cells(frame)
-    row_numbers = frame[ROW].to_numpy()
-    parts = []
-    for rule in task_rules(study, task):
-        bad = np.flatnonzero(~rule.valid(cells))
-        if len(bad):
-            values = frame[rule.column].to_numpy()[bad]
-            parts.append(
-                issue_rows(file, row_numbers[bad], rule.column, rule.name, values, rule.message)
-            )
-    return pd.concat(parts, ignore_index=True) if parts else _empty()
+def rule_issues(
+    study: Study, task: str, frame: pd.DataFrame, file: str, rules: list[Rule] | None = None
+) -> pd.DataFrame:
+    """Every row rule of ``task`` (or ``rules``) on ``frame`` (text cells with :data:`ROW`),
+    run by the task's Pandera schema (:func:`raterlab.ingest.schema.failures`): one issue per
+    failing row and rule, in rule order."""
+    rules = task_rules(study, task) if rules is None else rules
+    found = failures(frame, rules, f"{study.name}.{task}", optional_columns(study))
+    if found.empty:
+        return _empty()
+    at = found["position"]
+    rows = pd.array(frame[ROW].to_numpy()[at.fillna(0).to_numpy(dtype=np.int64)], dtype="Int64")
+    rows[at.isna().to_numpy()] = pd.NA
+    return pd.DataFrame(
+        {
+            "file": file,
+            "row": rows,
+            "column": found["column"].to_numpy(),
+            "rule": found["rule"].to_numpy(),
+            "value": found["value"].to_numpy(),
+            "message": found["message"].to_numpy(),
+            "severity": "error",
+        }
+    )
+
+
+def _issues(
+    file: str, found: pl.DataFrame, column: str, rule: str, message: str | pl.Expr, value: str
+) -> pd.DataFrame:
+    """Issues for the rows of ``found`` (a frame with :data:`ROW`): ``value`` names the
+    column holding each row's value; ``message`` is text or an expression per row."""
+    if found.is_empty():
+        return _empty()
+    if not isinstance(message, str):
+        message = found.select(message).to_series().to_numpy()
+    return issue_rows(file, found[ROW].to_numpy(), column, rule, found[value].to_numpy(), message)
 
 
 def cross_check(
@@ -143,89 +167,67 @@ def cross_check(
     come from the packets of the file's annotator (the one most of its rows belong to).
     Assigned rows of the packets the file answers that are missing make the return
     incomplete (a warning). Returns the issues and the rows joined to the key.
+
+    The file's tokens are joined to the key in Polars (a hash join on the token).
     """
-    stripped = frame["item"].str.strip()
-    tokens = stripped.to_numpy(dtype=object)
-    annotators = frame["annotator_id"].str.strip().to_numpy(dtype=object)
-    rows = frame[ROW].to_numpy()
-    position = _lookup(key, stripped)
-    known = position >= 0
-    parts = []
-    if (~known).any():
-        parts.append(
-            issue_rows(
-                file,
-                rows[~known],
-                "item",
-                "unknown_item",
-                tokens[~known],
-                "this item id is not in any packet of the study; was it changed?",
-            )
-        )
-    matched = key.iloc[position[known]].reset_index(drop=True)
-    wrong_task = (matched["task"] != task).to_numpy()
-    if wrong_task.any():
-        parts.append(
-            issue_rows(
-                file,
-                rows[known][wrong_task],
-                "item",
-                "wrong_task",
-                tokens[known][wrong_task],
-                f"this item belongs to another task's file, not {task}",
-            )
-        )
-    wrong_annotator = matched["annotator_id"].to_numpy() != annotators[known]
-    if wrong_annotator.any():
-        expected = matched["annotator_id"].to_numpy()[wrong_annotator]
-        parts.append(
-            issue_rows(
-                file,
-                rows[known][wrong_annotator],
+    rows = pl.DataFrame(
+        {ROW: frame[ROW].to_numpy(), "token": frame["item"], "given": frame["annotator_id"]}
+    ).with_columns(pl.col("token", "given").str.strip_chars())
+    sealed = pl.from_pandas(key).with_columns(_known=pl.lit(True))
+    matched = rows.join(sealed, on="token", how="left", maintain_order="left")
+    known = matched.filter(pl.col("_known").is_not_null())
+    owners = known["annotator_id"]
+    owner = owners.mode().sort().first() if len(owners) else None
+    known = known.with_columns(_foreign=pl.col("annotator_id") != pl.lit(owner))
+    parts = [
+        _issues(
+            file,
+            matched.filter(pl.col("_known").is_null()),
+            "item",
+            "unknown_item",
+            "this item id is not in any packet of the study; was it changed?",
+            "token",
+        ),
+        _issues(
+            file,
+            known.filter(pl.col("task") != task),
+            "item",
+            "wrong_task",
+            f"this item belongs to another task's file, not {task}",
+            "token",
+        ),
+        _issues(
+            file,
+            known.filter(pl.col("annotator_id") != pl.col("given")),
+            "annotator_id",
+            "not_assigned",
+            pl.format("this item was assigned to {}, not to this annotator", "annotator_id"),
+            "given",
+        ),
+        _issues(
+            file,
+            known.filter("_foreign"),
+            "annotator_id",
+            "other_packet",
+            pl.format(
+                "this row is from {}'s packet; a file returns one annotator's packets "
+                f"(this one is {owner}'s) and never changes another annotator's ratings",
                 "annotator_id",
-                "not_assigned",
-                annotators[known][wrong_annotator],
-                [f"this item was assigned to {a}, not to this annotator" for a in expected],
-            )
-        )
-    owners = matched["annotator_id"].to_numpy(dtype=object)
-    owner = pd.Series(owners).mode().iloc[0] if len(owners) else None
-    foreign = owners != owner
-    if foreign.any():
-        parts.append(
-            issue_rows(
-                file,
-                rows[known][foreign],
-                "annotator_id",
-                "other_packet",
-                owners[foreign],
-                [
-                    f"this row is from {a}'s packet; a file returns one annotator's packets "
-                    f"(this one is {owner}'s) and never changes another annotator's ratings"
-                    for a in owners[foreign]
-                ],
-            )
-        )
-    twice = pd.Series(tokens).duplicated(keep="first").to_numpy()
-    if twice.any():
-        parts.append(
-            issue_rows(
-                file,
-                rows[twice],
-                "item",
-                "duplicate_item",
-                tokens[twice],
-                "this item appears more than once in the file",
-            )
-        )
-    joined = matched.assign(**{ROW: rows[known]})
-    packets = joined.loc[~foreign, ["annotator_id", "batch", "task"]].drop_duplicates()
-    expected_rows = key.merge(packets, on=["annotator_id", "batch", "task"])
-    returned = pc.is_in(
-        pa.array(expected_rows["token"], type=pa.string()),
-        value_set=pa.array(stripped, type=pa.string(), from_pandas=True),
-    )
-    missing = expected_rows[~returned.to_numpy(zero_copy_only=False)]
+            ),
+            "annotator_id",
+        ),
+        _issues(
+            file,
+            rows.filter(~pl.col("token").is_first_distinct()),
+            "item",
+            "duplicate_item",
+            "this item appears more than once in the file",
+            "token",
+        ),
+    ]
+    packets = known.filter(~pl.col("_foreign")).select("annotator_id", "batch", "task").unique()
+    expected = sealed.join(packets, on=["annotator_id", "batch", "task"], how="semi")
+    missing = expected.join(rows, on="token", how="anti")
     if len(missing):
         parts.append(
             issue_rows(
@@ -233,13 +235,15 @@ def cross_check(
                 [pd.NA],
                 "item",
                 "incomplete",
-                [f"{len(missing)} of {len(expected_rows)}"],
+                [f"{len(missing)} of {len(expected)}"],
                 f"incomplete return: {len(missing)} assigned row(s) are missing, e.g. "
                 + ", ".join(missing["token"].head(5)),
                 severity="warning",
             )
         )
+    parts = [p for p in parts if not p.empty]
     issues = pd.concat(parts, ignore_index=True) if parts else _empty()
+    joined = known.select(*key.columns, ROW).to_pandas()
     return issues, joined
 
 
@@ -291,13 +295,13 @@ def validate_frame(
     if not columns.empty:
         return Validation(file, study.name, task, frame, columns)
     frame = frame.rename(columns=internal_names(study))
-    rows = evaluate(study, task, frame, file)
+    rows = rule_issues(study, task, frame, file)
     across, joined = cross_check(frame, key, task, file)
     edges = edge_case_warnings(study, task, frame, joined, records, file)
     parts = [p for p in (rows, across, edges) if not p.empty]
     issues = pd.concat(parts, ignore_index=True) if parts else _empty()
     public = {internal: name for name, internal in internal_names(study).items()}
-    issues["column"] = issues["column"].map(lambda c: public.get(c, c))
+    issues["column"] = issues["column"].replace(public)
     return Validation(file, study.name, task, frame, issues, joined)
 
 

@@ -1,9 +1,9 @@
 """Answers of one item as the returned file's text cells, checked with ingest's own rules, and
 converted to and from the plugin protocol's ``HumanLabel`` shape.
 
-The check builds the one-row frame a returned file would hold and runs
-:func:`raterlab.ingest.rules.task_rules` on it: the same code ingest runs, so an answer the
-tool accepts is an answer ingest accepts.
+The check builds the one-row frame a returned file would hold and validates it with the
+task's Pandera schema (:func:`raterlab.ingest.schema.failures`): the same code ingest runs,
+so an answer the tool accepts is an answer ingest accepts.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from raterlab.design.packets import template_columns
-from raterlab.ingest.cells import TRUE_WORDS, Cells
+from raterlab.ingest.cells import TRUE_WORDS
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
+from raterlab.ingest.schema import failures
 from raterlab.protocol import (
     LIST_SEPARATOR,
     SKIP_VALUE,
@@ -45,11 +46,10 @@ def row_cells(
 
 def problems(study: Study, task: str, row: dict[str, str]) -> list[Problem]:
     """Every rule of the task that the row breaks, in rule order."""
-    cells = Cells(pd.DataFrame([row], dtype=str))
+    found = failures(pd.DataFrame([row], dtype=str), task_rules(study, task), task)
     return [
-        Problem(rule.column, rule.name, rule.message)
-        for rule in task_rules(study, task)
-        if not rule.valid(cells)[0]
+        Problem(column, rule, message)
+        for column, rule, message in found[["column", "rule", "message"]].itertuples(index=False)
     ]
 
 
