@@ -20,6 +20,7 @@ from raterlab.ingest.run import (
     commit,
     pending,
     record_inbox,
+    study_context,
     validate_received,
 )
 from raterlab.ingest.store import WRITTEN
@@ -60,8 +61,10 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
     study = raterlab.study(context.partition_key)
     rejected, accepted = [], 0
     with raterlab.warehouse() as con:
-        for received in pending(study, con):
-            validation = validate_received(study, received, con)
+        files = pending(study, con)
+        known = study_context(con, study) if files else None
+        for received in files:
+            validation = validate_received(study, received, con, known)
             if accepted_rows(study, validation) is None:
                 rejected.append(commit(study, received, validation, raterlab.paths, con))
             else:
@@ -94,9 +97,11 @@ def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Material
     Views ``gold.<study>__<task>`` give the wide form per task."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
+        files = pending(study, con)
+        known = study_context(con, study) if files else None
         results = [
-            commit(study, r, validate_received(study, r, con), raterlab.paths, con)
-            for r in pending(study, con)
+            commit(study, r, validate_received(study, r, con, known), raterlab.paths, con)
+            for r in files
         ]
         views = create_wide_views(con, study)
         publish(con, raterlab.paths.published, WRITTEN)

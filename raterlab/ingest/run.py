@@ -169,10 +169,16 @@ def file_report(
 
 
 def validate_received(
-    study: Study, received: Received, con: duckdb.DuckDBPyConnection
+    study: Study,
+    received: Received,
+    con: duckdb.DuckDBPyConnection,
+    context: tuple[pd.DataFrame, dict] | None = None,
 ) -> Validation:
-    """Validate the archived copy, reporting under the file's own name."""
-    key, records = study_context(con, study)
+    """Validate the archived copy, reporting under the file's own name. ``context`` is
+    :func:`study_context`, read here if not given: a caller validating many files reads it
+    once (it holds every token and item record of the study, so reading it per file would
+    cost files x items)."""
+    key, records = context or study_context(con, study)
     validation = validate_file(study, received.archived, key, records)
     validation.file = received.file
     validation.issues["file"] = received.file
