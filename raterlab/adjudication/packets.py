@@ -40,8 +40,9 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.adjudication.queue import TIEBREAK_ROUND, build_queue
+from raterlab.adjudication.queue import TIEBREAK_ROUND, build_queue, rated_items
 from raterlab.consensus.inputs import StudyTables, load_tables, read_table
+from raterlab.consensus.policy import compute_consensus
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.design.blinding import seal, token
 from raterlab.design.instructions import _allowed
@@ -343,9 +344,14 @@ def write_queue(con: duckdb.DuckDBPyConnection, study: str, queue: pd.DataFrame)
     warehouse.replace_study_rows(con, QUEUE_TABLE, study, queue)
 
 
-def refresh_queue(con: duckdb.DuckDBPyConnection, study: Study) -> pd.DataFrame:
-    """Recompute the queue from the warehouse and store it in ``staging.adjudication_queue``."""
-    queue = build_queue(study, load_tables(con, study), read_adjudication_key(con, study.name))
+def refresh_queue(
+    con: duckdb.DuckDBPyConnection, study: Study, consensus: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Recompute the queue from the warehouse and store it in ``staging.adjudication_queue``.
+    ``consensus`` (of the same ratings and decisions) spares computing it again."""
+    queue = build_queue(
+        study, load_tables(con, study), read_adjudication_key(con, study.name), consensus
+    )
     write_queue(con, study.name, queue)
     return queue
 
@@ -366,7 +372,10 @@ def issue_packets(
     ensure_staging(con)
     tables = load_tables(con, study)
     adj_key = read_adjudication_key(con, study.name)
-    queue = build_queue(study, tables, adj_key)
+    # Issuing packets changes the keys, not the ratings or decisions: one consensus serves
+    # the queue before and after.
+    consensus = compute_consensus(study, tables.ratings, rated_items(tables), tables.adjudications)
+    queue = build_queue(study, tables, adj_key, consensus)
     issued = {
         "adjudication_batch": None,
         "cases": 0,
@@ -442,7 +451,7 @@ def issue_packets(
             fields=len(rows),
         )
         issued["packets"].append(str(target.relative_to(home.outbox)))
-    refresh_queue(con, study)
+    refresh_queue(con, study, consensus)
     return issued
 
 

@@ -59,6 +59,15 @@ def test_queue_packet_decision_adjudicated(loop_home) -> None:
 
     issued = _issue(study, home)
     assert issued["adjudication_batch"] == "adj-001" and issued["fields"] == len(queue)
+    # The queue stored after issuing (from the consensus computed before) is the one a fresh
+    # computation gives.
+    with warehouse.connect(home.warehouse) as con:
+        stored = warehouse.read_study_rows(con, "staging.adjudication_queue", study.name)
+        fresh = refresh_queue(con, study)
+    pd.testing.assert_frame_equal(
+        stored.reset_index(drop=True), fresh.reset_index(drop=True), check_dtype=False
+    )
+    assert set(stored["state"]) == {"issued"}
     packet = adjudication_dir(home.outbox, study.name, "adj-001")
     with (packet / TEMPLATE).open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
