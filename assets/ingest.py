@@ -20,8 +20,7 @@ from raterlab.ingest.run import (
     commit,
     pending,
     record_inbox,
-    study_context,
-    validate_received,
+    validate_pending,
 )
 from raterlab.ingest.store import WRITTEN
 from raterlab.publish import publish
@@ -61,10 +60,7 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
     study = raterlab.study(context.partition_key)
     rejected, accepted = [], 0
     with raterlab.warehouse() as con:
-        files = pending(study, con)
-        known = study_context(con, study) if files else None
-        for received in files:
-            validation = validate_received(study, received, con, known)
+        for received, validation in validate_pending(study, con):
             if accepted_rows(study, validation) is None:
                 rejected.append(commit(study, received, validation, raterlab.paths, con))
             else:
@@ -97,11 +93,9 @@ def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Material
     Views ``gold.<study>__<task>`` give the wide form per task."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
-        files = pending(study, con)
-        known = study_context(con, study) if files else None
         results = [
-            commit(study, r, validate_received(study, r, con, known), raterlab.paths, con)
-            for r in files
+            commit(study, received, validation, raterlab.paths, con)
+            for received, validation in validate_pending(study, con)
         ]
         views = create_wide_views(con, study)
         publish(con, raterlab.paths.published, WRITTEN)

@@ -9,7 +9,7 @@ run again alone: a file is pending until ``staging.ingests`` holds its outcome.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -337,3 +337,14 @@ def pending(study: Study, con: duckdb.DuckDBPyConnection) -> list[Received]:
         [study.name],
     ).fetchall()
     return [Received(f, s, Path(a), r, v) for f, s, a, r, v in rows]
+
+
+def validate_pending(
+    study: Study, con: duckdb.DuckDBPyConnection
+) -> Iterator[tuple[Received, Validation]]:
+    """Each pending file (:func:`pending`, listed before the first is validated) with its
+    validation; the study context is read once for all of them."""
+    files = pending(study, con)
+    known = study_context(con, study) if files else None
+    for received in files:
+        yield received, validate_received(study, received, con, known)

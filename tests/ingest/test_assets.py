@@ -60,3 +60,24 @@ def test_each_ingest_asset_can_run_again_alone(issued) -> None:
     for name in ("huge_header.csv", "late_bytes.jsonl", "tiny.csv"):
         (folder,) = (home.quarantine / study.name).glob(f"{name.rsplit('.', 1)[0]}__*")
         assert (folder / "report.md").is_file() and (folder / name).is_file()
+
+
+def test_the_study_context_is_read_once_per_run_not_per_file(issued, monkeypatch) -> None:
+    """The sealed key and item records hold the whole study: reading them per file would cost
+    files x items."""
+    from raterlab.ingest import run
+
+    study, home, _, _ = issued
+    inbox = home.inbox / study.name
+    write(filled(home, "a1", "pilot", "answer"), inbox / "a1.csv")
+    (inbox / "tiny.csv").write_bytes(b"a,b\n")
+    (inbox / "other.csv").write_bytes(b"c,d\n")
+    reads = []
+    real = run.study_context
+    monkeypatch.setattr(run, "study_context", lambda *a: reads.append(1) or real(*a))
+    _run(returned_annotations, study, home)
+    _run(validated_annotations, study, home)
+    assert len(reads) == 1
+    _run(labels, study, home)
+    assert len(reads) == 2
+    assert _state(home)["raw.returned_files"] == 3
