@@ -23,6 +23,7 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
@@ -117,14 +118,25 @@ def _check_delimiter(path: Path, data: bytes) -> None:
             )
 
 
+def _filled(column: pl.Series) -> pl.Series:
+    return column.str.strip_chars() != ""
+
+
 def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:
-    """Drop blank columns (empty header, no values) and rows whose every cell is empty."""
+    """Drop blank columns (empty header, no values) and rows whose every cell is empty.
+
+    A row is kept at its first filled cell, so each further column is looked at only in the
+    rows still empty (usually none after the first column)."""
     text = text_frame(frame, [c for c in frame.columns if c != ROW])
-    filled = text.select(pl.all().str.strip_chars() != "")
-    empty_cols = [c for c in frame.columns if c.startswith(BLANK) and not filled[c].any()]
+    empty_cols = [c for c in text.columns if c.startswith(BLANK) and not _filled(text[c]).any()]
+    text = text.drop(empty_cols)
+    empty = np.arange(len(text))
+    for column in text.columns:
+        empty = empty[~_filled(text[column].gather(empty)).to_numpy()]
+        if not len(empty):
+            break
     frame = frame.drop(columns=empty_cols)
-    rows = filled.drop(empty_cols).select(pl.any_horizontal(pl.all())).to_series().to_numpy()
-    return (frame if rows.all() else frame[rows]).reset_index(drop=True)
+    return frame.drop(index=frame.index[empty]).reset_index(drop=True)
 
 
 def _names(path: Path, header: list[str]) -> list[str]:
@@ -189,7 +201,8 @@ def _read_csv(path: Path, data: bytes) -> pd.DataFrame:
         )
     except pa.ArrowInvalid as exc:
         raise UnreadableFile(path, f"not a well-formed CSV file: {exc}", "malformed_csv") from None
-    frame = table.to_pandas()
+    # One chunk per column, so that Polars (rules, key join) takes each column in one piece.
+    frame = table.combine_chunks().to_pandas()
     frame.insert(0, ROW, range(2, len(frame) + 2))
     return frame
 

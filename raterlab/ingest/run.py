@@ -16,6 +16,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import polars as pl
 
 from raterlab import warehouse
 from raterlab.ingest import ratings, store
@@ -69,10 +70,13 @@ KEY_COLUMNS = "token, annotator_id, round, batch, task, item_id, kind, copy"
 """What validation and unblinding read of the sealed key."""
 
 
-def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFrame, dict]:
-    """The sealed key and the item records, which validation and unblinding need."""
-    key = warehouse.read_study_rows(con, "staging.blinding_key", study.name, KEY_COLUMNS)
-    if key.empty:
+def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pl.DataFrame, dict]:
+    """The sealed key (a Polars frame, for the joins of validation) and the item records,
+    which validation and unblinding need."""
+    key = pl.from_pandas(
+        warehouse.read_study_rows(con, "staging.blinding_key", study.name, KEY_COLUMNS)
+    )
+    if key.is_empty():
         raise NoPackets(
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )
@@ -172,7 +176,7 @@ def validate_received(
     study: Study,
     received: Received,
     con: duckdb.DuckDBPyConnection,
-    context: tuple[pd.DataFrame, dict] | None = None,
+    context: tuple[pl.DataFrame, dict] | None = None,
 ) -> Validation:
     """Validate the archived copy, reporting under the file's own name. ``context`` is
     :func:`study_context`, read here if not given: a caller validating many files reads it

@@ -13,8 +13,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import polars as pl
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from raterlab.design.packets import internal_names, packet_columns
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
@@ -75,21 +73,16 @@ def _empty() -> pd.DataFrame:
     return pd.DataFrame(columns=list(ISSUE_COLUMNS))
 
 
-def _lookup(key: pd.DataFrame, tokens: pd.Series | np.ndarray) -> np.ndarray:
-    """Row position in ``key`` of each token, -1 where unknown (Arrow's hash lookup)."""
-    values = pa.array(tokens, type=pa.string(), from_pandas=True)
-    found = pc.index_in(values, value_set=pa.array(key["token"], type=pa.string()))
-    return found.fill_null(-1).to_numpy()
-
-
-def _pick_task(study: Study, frame: pd.DataFrame, key: pd.DataFrame) -> str | None:
-    """The task whose packets the file's tokens come from; by columns if no token is known."""
+def _pick_task(study: Study, frame: pd.DataFrame, key: pl.DataFrame) -> str | None:
+    """The task whose packets the file's tokens come from (the most frequent among its first
+    1,000 known tokens); by columns if no token is known."""
     item = study.packet.item_column
     if item in frame:
-        sample = frame[item].head(1000).str.strip().to_numpy(dtype=object)
-        found = _lookup(key, sample)
-        if (found >= 0).any():
-            return pd.Series(key["task"].to_numpy()[found[found >= 0]]).mode().iloc[0]
+        sample = pl.Series("token", frame[item].head(1000).str.strip().to_numpy(), pl.String)
+        found = key.select("token", "task").filter(pl.col("token").is_in(sample.implode()))
+        tasks = sample.to_frame().join(found, on="token")["task"]
+        if len(tasks):
+            return tasks.mode().sort().first()
     if len(study.tasks) == 1:  # the only task: its column check says what is wrong
         return next(iter(study.tasks))
     columns = set(frame.columns)
@@ -158,7 +151,7 @@ def _issues(
 
 
 def cross_check(
-    frame: pd.DataFrame, key: pd.DataFrame, task: str, file: str
+    frame: pd.DataFrame, key: pl.DataFrame, task: str, file: str
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Checks across the file against the sealed key.
 
@@ -168,21 +161,29 @@ def cross_check(
     Assigned rows of the packets the file answers that are missing make the return
     incomplete (a warning). Returns the issues and the rows joined to the key.
 
-    The file's tokens are joined to the key in Polars (a hash join on the token).
+    The file's tokens are joined to the key in Polars (a hash join on the token); the
+    other checks work on the key's row positions.
     """
     rows = pl.DataFrame(
         {ROW: frame[ROW].to_numpy(), "token": frame["item"], "given": frame["annotator_id"]}
     ).with_columns(pl.col("token", "given").str.strip_chars())
-    sealed = pl.from_pandas(key).with_columns(_known=pl.lit(True))
+    sealed = key.with_row_index("_pos")
     matched = rows.join(sealed, on="token", how="left", maintain_order="left")
-    known = matched.filter(pl.col("_known").is_not_null())
+    known = matched.filter(pl.col("_pos").is_not_null())
+    unknown = matched.filter(pl.col("_pos").is_null())
+    duplicates = pl.concat(
+        [
+            known.filter(~pl.col("_pos").is_first_distinct()),
+            unknown.filter(~pl.col("token").is_first_distinct()),
+        ]
+    ).sort(ROW)
     owners = known["annotator_id"]
     owner = owners.mode().sort().first() if len(owners) else None
     known = known.with_columns(_foreign=pl.col("annotator_id") != pl.lit(owner))
     parts = [
         _issues(
             file,
-            matched.filter(pl.col("_known").is_null()),
+            unknown,
             "item",
             "unknown_item",
             "this item id is not in any packet of the study; was it changed?",
@@ -218,7 +219,7 @@ def cross_check(
         ),
         _issues(
             file,
-            rows.filter(~pl.col("token").is_first_distinct()),
+            duplicates,
             "item",
             "duplicate_item",
             "this item appears more than once in the file",
@@ -227,7 +228,9 @@ def cross_check(
     ]
     packets = known.filter(~pl.col("_foreign")).select("annotator_id", "batch", "task").unique()
     expected = sealed.join(packets, on=["annotator_id", "batch", "task"], how="semi")
-    missing = expected.join(rows, on="token", how="anti")
+    returned = np.zeros(len(sealed), dtype=bool)
+    returned[known["_pos"].to_numpy()] = True
+    missing = expected.filter(~pl.Series(returned).gather(expected["_pos"]))
     if len(missing):
         parts.append(
             issue_rows(
@@ -279,7 +282,7 @@ def edge_case_warnings(
 
 
 def validate_frame(
-    study: Study, frame: pd.DataFrame, key: pd.DataFrame, records: dict, file: str
+    study: Study, frame: pd.DataFrame, key: pl.DataFrame, records: dict, file: str
 ) -> Validation:
     """Validate text cells already read from ``file`` against the study and its sealed key."""
     task = _pick_task(study, frame, key)
@@ -305,7 +308,7 @@ def validate_frame(
     return Validation(file, study.name, task, frame, issues, joined)
 
 
-def validate_file(study: Study, path: Path, key: pd.DataFrame, records: dict) -> Validation:
+def validate_file(study: Study, path: Path, key: pl.DataFrame, records: dict) -> Validation:
     """Read and validate one returned file; an unreadable file is one error, not an exception."""
     try:
         frame = read_returned(path)

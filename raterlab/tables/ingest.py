@@ -123,7 +123,10 @@ RATINGS = Table(
     written_by="labels",
     columns=(
         *(c for c in LABEL_COLUMNS if c.name not in VALUE_COLUMNS),
-        f.VERSION_AT.described("Modification time of the file it came from (its version)."),
+        f.VERSION_AT.described(
+            "Version (modification time) of the newest file that gave this rating: the file it "
+            "came from, or a newer one that said the same."
+        ),
         Column("fingerprint", f.VARCHAR, "Hash of the rating's values (finds unchanged rows)."),
     ),
     key=("study", "rating_id"),

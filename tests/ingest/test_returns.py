@@ -126,6 +126,21 @@ def test_resending_the_same_ratings_changes_nothing(issued, tmp_path) -> None:
     assert _query(home, "SELECT count(*) AS n FROM gold.rating_history")["n"][0] == 0
 
 
+def test_a_newer_file_that_confirms_a_rating_keeps_an_older_one_from_winning(
+    issued, tmp_path
+) -> None:
+    """Found by the property test: v0 says 3, v50 says 3 again (unchanged), then a v10 file
+    saying 4 arrives late; v50 is the newest version, so 3 stays."""
+    study, home, _, _ = issued
+    packet = filled(home, "a1", "main-01", "answer")
+    _ingest(study, home, _at(write(packet, tmp_path / "a1.csv"), 0))
+    again = _ingest(study, home, _at(write(packet.iloc[::-1], tmp_path / "a1_again.csv"), 50))
+    assert again.changes["unchanged"] == len(packet)
+    late = _ingest(study, home, _at(write(packet.assign(score="4"), tmp_path / "late.csv"), 10))
+    assert late.changes == {"new": 0, "replaced": 0, "unchanged": 0, "older": len(packet)}
+    assert set(_scores(home).values()) == {"3"}
+
+
 def test_withdraw_history_and_validate_from_the_cli(issued, tmp_path, monkeypatch, capsys) -> None:
     study, home, key, _ = issued
     monkeypatch.setenv("RATERLAB_HOME", str(home.root))
