@@ -5,6 +5,10 @@
 Each function takes a column name and returns an expression over that text column: stripped,
 lower-cased, empty, a placeholder, ``skip``, a number, a whole number, a yes/no answer or a
 declared label. Polars evaluates them as vectorised string kernels on whole columns.
+
+A cell's stripped text and its number are columns of their own (:func:`typed_frame`), computed
+once, in parallel over the columns, for all the expressions that use them: the rules run one
+by one (each a check of the Pandera schema), and would otherwise parse each cell once per rule.
 """
 
 from __future__ import annotations
@@ -22,9 +26,13 @@ FALSE_WORDS = ("0", "0.0", "no", "n", "false")
 _BINARY = {**dict.fromkeys(TRUE_WORDS, 1.0), **dict.fromkeys(FALSE_WORDS, 0.0)}
 
 
+_TEXT = "::text"
+_NUMBER = "::number"
+
+
 def text(column: str) -> pl.Expr:
-    """The cell without surrounding whitespace."""
-    return pl.col(column).cast(pl.String).fill_null("").str.strip_chars()
+    """The cell without surrounding whitespace (a column of :func:`typed_frame`)."""
+    return pl.col(column + _TEXT)
 
 
 def lower(column: str) -> pl.Expr:
@@ -49,8 +57,8 @@ def blank(column: str) -> pl.Expr:
 
 def number(column: str) -> pl.Expr:
     """The cell as a float; null where empty or not a number (NaN for the text ``nan``,
-    which no rule accepts: see :func:`whole`)."""
-    return text(column).cast(pl.Float64, strict=False)
+    which no rule accepts: see :func:`whole`). A column of :func:`typed_frame`."""
+    return pl.col(column + _NUMBER)
 
 
 def whole(column: str) -> pl.Expr:
@@ -77,3 +85,25 @@ def text_frame(frame: pd.DataFrame, columns: list[str]) -> pl.DataFrame:
     present = frame[[c for c in frame.columns if c in columns]]
     other = {c: str for c in present.columns if not pd.api.types.is_string_dtype(present[c])}
     return pl.from_pandas(present.astype(other) if other else present)
+
+
+def typed_frame(frame: pd.DataFrame, names: set[str]) -> pl.DataFrame:
+    """The text columns that ``names`` (the root names of some of this module's expressions)
+    refer to, with the stripped texts and numbers among ``names`` computed."""
+    bases = {n.removesuffix(_TEXT).removesuffix(_NUMBER) for n in names}
+    data = text_frame(frame, list(bases))
+    present = data.columns
+    stripped = [c for c in present if c + _TEXT in names or c + _NUMBER in names]
+    data = data.with_columns(
+        pl.col(c).fill_null("").str.strip_chars().alias(c + _TEXT) for c in stripped
+    )
+    return data.with_columns(
+        pl.col(c + _TEXT).cast(pl.Float64, strict=False).alias(c + _NUMBER)
+        for c in present
+        if c + _NUMBER in names
+    )
+
+
+def root_names(*expressions: pl.Expr) -> set[str]:
+    """The columns (text and typed) that ``expressions`` read."""
+    return {name for e in expressions for name in e.meta.root_names()}

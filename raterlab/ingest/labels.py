@@ -91,7 +91,8 @@ def normalised_values(
     """:func:`normalised` evaluated on ``frame``'s column ``name``: canonical text (``None``
     where empty) and number (NaN where not a number)."""
     text, number = normalised(study, task, name)
-    out = cells.text_frame(frame, [name]).select(text.alias("t"), number.alias("n"))
+    data = cells.typed_frame(frame, cells.root_names(text, number))
+    out = data.select(text.alias("t"), number.alias("n"))
     return out["t"].to_numpy(), out["n"].fill_null(np.nan).to_numpy()
 
 
@@ -188,8 +189,7 @@ def to_labels(
         typed[value_column(name)], typed[number_column(name)] = normalised(study, task, name)
     numeric = {"time_spent_s", *(number_column(n) for n in keep)}
     typed = {c: e.cast(pl.Float64 if c in numeric else pl.String) for c, e in typed.items()}
-    text = [c for c in rows.columns if c != ROW]
-    values = cells.text_frame(rows, text).select(**typed).to_arrow()
+    values = cells.typed_frame(rows, cells.root_names(*typed.values())).select(**typed).to_arrow()
     columns = {
         "item_id": _array(joined["item_id"]),
         "annotator_id": _array(joined["annotator_id"]),

@@ -64,41 +64,53 @@ def plan(
 ) -> pa.Table:
     """``labels``'s ratings, each with its ``change`` (see the module docstring), its
     ``fingerprint``, the current rating it meets (``old_id``, ``current_file``,
-    ``current_sha256``) and a fresh ``rating_id``. Reads only."""
-    if not table_exists(con, "gold.ratings"):
-        changes = pa.array(["new"] * labels.table.num_rows, type=pa.string())
-        return labels.table.append_column("change", changes)
-    con.register("_wide", labels.table)
-    try:
-        joined = " AND ".join(f"r.{c} = w.{c}" for c in RATING_KEY)
-        fingerprint = _fingerprint(labels)
-        withdrawn = (
-            f"""SELECT {", ".join(RATING_KEY)}, max(replaced_at) AS withdrawn_at FROM {HISTORY}
-                WHERE study = $study AND task = $task AND change = 'withdrawn' GROUP BY ALL"""
-            if table_exists(con, HISTORY)
-            else "SELECT NULL AS annotator_id, NULL AS batch, NULL AS item_id, NULL AS copy, "
-            "NULL::TIMESTAMPTZ AS withdrawn_at WHERE false"
-        )
-        on_withdrawn = " AND ".join(f"x.{c} = w.{c}" for c in RATING_KEY)
-        table = con.sql(
-            f"""SELECT w.*, {fingerprint} AS fingerprint, r.rating_id AS old_id,
-                       coalesce(r.source_file, 'withdrawn') AS current_file,
-                       r.source_sha256 AS current_sha256,
-                       CASE WHEN r.rating_id IS NULL AND $version < x.withdrawn_at THEN 'older'
-                            WHEN r.rating_id IS NULL THEN 'new'
-                            WHEN r.fingerprint = {fingerprint} THEN 'unchanged'
-                            WHEN r.version_at IS NULL OR $version >= r.version_at
-                                THEN 'replaced'
-                            ELSE 'older' END AS change
-                FROM _wide w LEFT JOIN gold.ratings r
-                  ON r.study = $study AND r.task = $task AND {joined}
-                LEFT JOIN ({withdrawn}) x ON {on_withdrawn}""",
-            params={"study": study, "task": labels.constants["task"], "version": version_at},
-        ).to_arrow_table()
-    finally:
-        con.unregister("_wide")
+    ``current_sha256``) and a fresh ``rating_id``. Reads only.
+
+    DuckDB computes only the plan's own columns, in the ratings' order; they are appended to
+    ``labels.table``, whose columns are not copied."""
+    ratings = labels.table
+    if table_exists(con, "gold.ratings"):
+        con.register("_wide", ratings.append_column("_pos", pa.array(np.arange(len(ratings)))))
+        try:
+            planned = con.sql(
+                _plan_query(labels, table_exists(con, HISTORY)),
+                params={"study": study, "task": labels.constants["task"], "version": version_at},
+            ).to_arrow_table()
+        finally:
+            con.unregister("_wide")
+        for name in planned.column_names:
+            ratings = ratings.append_column(name, planned[name])
+    else:
+        ratings = ratings.append_column("change", pa.array(["new"] * len(ratings), pa.string()))
     first = _next_id(con) + 1
-    return table.append_column("rating_id", pa.array(np.arange(first, first + table.num_rows)))
+    return ratings.append_column("rating_id", pa.array(np.arange(first, first + len(ratings))))
+
+
+def _plan_query(labels: Labels, with_history: bool) -> str:
+    """SQL: per rating of ``_wide`` (in its order), its fingerprint, the current rating it
+    meets and its change."""
+    joined = " AND ".join(f"r.{c} = w.{c}" for c in RATING_KEY)
+    fingerprint = _fingerprint(labels)
+    withdrawn = (
+        f"""SELECT {", ".join(RATING_KEY)}, max(replaced_at) AS withdrawn_at FROM {HISTORY}
+            WHERE study = $study AND task = $task AND change = 'withdrawn' GROUP BY ALL"""
+        if with_history
+        else "SELECT NULL AS annotator_id, NULL AS batch, NULL AS item_id, NULL AS copy, "
+        "NULL::TIMESTAMPTZ AS withdrawn_at WHERE false"
+    )
+    on_withdrawn = " AND ".join(f"x.{c} = w.{c}" for c in RATING_KEY)
+    return f"""SELECT {fingerprint} AS fingerprint, r.rating_id AS old_id,
+                   coalesce(r.source_file, 'withdrawn') AS current_file,
+                   r.source_sha256 AS current_sha256,
+                   CASE WHEN r.rating_id IS NULL AND $version < x.withdrawn_at THEN 'older'
+                        WHEN r.rating_id IS NULL THEN 'new'
+                        WHEN r.fingerprint = {fingerprint} THEN 'unchanged'
+                        WHEN r.version_at IS NULL OR $version >= r.version_at THEN 'replaced'
+                        ELSE 'older' END AS change
+            FROM _wide w LEFT JOIN gold.ratings r
+              ON r.study = $study AND r.task = $task AND {joined}
+            LEFT JOIN ({withdrawn}) x ON {on_withdrawn}
+            ORDER BY w._pos"""
 
 
 def count_changes(table: pa.Table) -> dict[str, int]:

@@ -196,7 +196,7 @@ def _read_csv(path: Path, data: bytes) -> pd.DataFrame:
             read_options=pacsv.ReadOptions(column_names=names, skip_rows=1),
             parse_options=pacsv.ParseOptions(newlines_in_values=True),
             convert_options=pacsv.ConvertOptions(
-                column_types=dict.fromkeys(names, pa.string()), strings_can_be_null=False
+                column_types=dict.fromkeys(names, pa.large_string()), strings_can_be_null=False
             ),
         )
     except pa.ArrowInvalid as exc:

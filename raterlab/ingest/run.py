@@ -73,8 +73,15 @@ KEY_COLUMNS = "token, annotator_id, round, batch, task, item_id, kind, copy"
 def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pl.DataFrame, dict]:
     """The sealed key (a Polars frame, for the joins of validation) and the item records,
     which validation and unblinding need."""
-    key = pl.from_pandas(
-        warehouse.read_study_rows(con, "staging.blinding_key", study.name, KEY_COLUMNS)
+    key = (
+        con.sql(
+            f"SELECT {KEY_COLUMNS} FROM staging.blinding_key WHERE study = $study",
+            params={"study": study.name},
+        )
+        .pl()
+        .rechunk()
+        if warehouse.table_exists(con, "staging.blinding_key")
+        else pl.DataFrame()
     )
     if key.is_empty():
         raise NoPackets(

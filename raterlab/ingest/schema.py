@@ -24,7 +24,7 @@ import pandera.polars as pa
 import polars as pl
 from pandera.errors import SchemaErrors
 
-from raterlab.ingest.cells import text_frame
+from raterlab.ingest.cells import root_names, typed_frame
 from raterlab.ingest.rules import TIME_COLUMN, Rule, task_rules
 from raterlab.protocol import Study
 
@@ -91,16 +91,12 @@ def failures(
     :func:`rules_schema` in lazy mode: :data:`FAILURE_COLUMNS`, ``position`` being the row's
     position in ``frame``; sorted by rule, then row, as ``rules`` lists them."""
     schema = rules_schema(rules, name, optional)
-    data = text_frame(frame, [*schema.columns, *_referenced(rules)])
+    data = typed_frame(frame, {*schema.columns, *root_names(*(r.valid for r in rules))})
     try:
         schema.validate(data, lazy=True)
     except SchemaErrors as exc:
         return _to_rules(exc.failure_cases, rules)
     return pd.DataFrame(columns=list(FAILURE_COLUMNS))
-
-
-def _referenced(rules: list[Rule]) -> set[str]:
-    return {c for r in rules for c in r.valid.meta.root_names()}
 
 
 def _to_rules(cases: pl.DataFrame, rules: list[Rule]) -> pd.DataFrame:
