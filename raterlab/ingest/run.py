@@ -71,8 +71,8 @@ KEY_COLUMNS = "token, annotator_id, round, batch, task, item_id, kind, copy"
 
 
 def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pl.DataFrame, dict]:
-    """The sealed key (a Polars frame, for the joins of validation) and the item records,
-    which validation and unblinding need."""
+    """The sealed key (a Polars frame, for the joins of validation) and the item records
+    that the study's edge cases look at (none when it has none)."""
     key = (
         con.sql(
             f"SELECT {KEY_COLUMNS} FROM staging.blinding_key WHERE study = $study",
@@ -87,6 +87,8 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pl.Data
         raise NoPackets(
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )
+    if not study.edge_cases:
+        return key, {}
     generations = warehouse.decode_json(
         warehouse.read_study_rows(con, "raw.generations", study.name, "item_id, record"),
         ("record",),

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ import pandas as pd
 from raterlab.tables import ddl
 from raterlab.tables import ingest as tables
 from raterlab.tables.ingest import LABELS_SELECT as LABELS_SELECT
+from raterlab.warehouse import table_exists as table_exists
 
 DDL: dict[str, dict[str, str]] = {
     t.name: {c.name: c.type for c in t.columns} for t in tables.TABLES if not t.view
@@ -53,10 +55,12 @@ def create_table(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, 
 
 
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
-    for schema in ("raw", "staging", "gold"):
-        con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    """The ingest's tables, and the ``gold.labels`` view, (re)made when its columns are not
+    the declared ones."""
     ddl.ensure(con, *(t for t in tables.TABLES if not t.view))
-    con.execute(tables.LABELS_VIEW)
+    declared = {c.name for c in tables.LABELS.columns}
+    if ddl.columns_in(con).get(tables.LABELS.name) != declared:
+        con.execute(tables.LABELS_VIEW)
 
 
 def sha256_of(path: Path) -> str:
@@ -118,12 +122,21 @@ class CorruptWarehouse(RuntimeError):
     """The warehouse file fails DuckDB's block checksums: nothing may be written onto it."""
 
 
+_VERIFIED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, set[str]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The tables :func:`check_readable` has read through, per connection: each once per
+connection (a run commits many files; reading the warehouse per file would cost files x
+size)."""
+
+
 def check_readable(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> None:
     """Read every block of ``tables`` so that DuckDB verifies their checksums (it checks a
     block when it reads it, and offers no separate integrity check): a corrupted warehouse
-    is reported before anything is committed onto it."""
+    is reported before anything is committed onto it. Once per connection."""
+    verified = _VERIFIED.setdefault(con, set())
     for table in tables:
-        if not table_exists(con, table):
+        if table in verified or not table_exists(con, table):
             continue
         try:
             con.execute(f"SELECT bit_xor(hash(t)) FROM {table} t").fetchall()
@@ -135,6 +148,7 @@ def check_readable(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> N
                 "warehouse.duckdb from a backup, or move it aside and re-run the pipeline "
                 "(returned files are kept in archive/ and are ingested again)"
             ) from None
+        verified.add(table)
 
 
 @dataclass(frozen=True)
@@ -160,17 +174,6 @@ def known_outcome(
         f"SELECT status FROM {ledger.outcomes} WHERE study = ? AND sha256 = ?", [study, sha256]
     ).fetchall()
     return rows[0][0] if rows else None
-
-
-def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    schema, name = table.split(".")
-    return bool(
-        con.execute(
-            "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? "
-            "AND table_name = ?",
-            [schema, name],
-        ).fetchall()[0][0]
-    )
 
 
 def commit_file(

@@ -69,8 +69,11 @@ def file_issue(
     return issue_rows(file, [pd.NA], column, rule, [value], message)
 
 
+_EMPTY = pd.DataFrame(columns=list(ISSUE_COLUMNS))
+
+
 def _empty() -> pd.DataFrame:
-    return pd.DataFrame(columns=list(ISSUE_COLUMNS))
+    return _EMPTY.copy()
 
 
 def _pick_task(study: Study, frame: pd.DataFrame, key: pl.DataFrame) -> str | None:

@@ -25,13 +25,31 @@ def create_sql(table: Table) -> str:
     return f"CREATE TABLE IF NOT EXISTS {table.name} ({columns})"
 
 
+def columns_in(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
+    """Every table and view of the warehouse (``schema.name``) with its column names."""
+    found: dict[str, set[str]] = {}
+    rows = con.execute(
+        "SELECT schema_name || '.' || table_name, column_name FROM duckdb_columns() "
+        "WHERE database_name = current_database()"
+    ).fetchall()
+    for table, column in rows:
+        found.setdefault(table, set()).add(column)
+    return found
+
+
 def ensure(con: duckdb.DuckDBPyConnection, *tables: Table) -> None:
     """Create each table (typed, empty) if missing, and add any declared column a warehouse
-    made by an older version lacks, so an existing warehouse keeps working."""
+    made by an older version lacks, so an existing warehouse keeps working. The catalog is
+    read once; only what is missing is created (writers call this before every write)."""
+    existing = columns_in(con)
     for table in tables:
-        con.execute(f"CREATE SCHEMA IF NOT EXISTS {table.schema}")
-        con.execute(create_sql(table))
+        have = existing.get(table.name)
+        if have is None:
+            con.execute(f"CREATE SCHEMA IF NOT EXISTS {table.schema}")
+            con.execute(create_sql(table))
+            continue
         for c in table.columns:
-            con.execute(
-                f"ALTER TABLE {table.name} ADD COLUMN IF NOT EXISTS {quoted(c.name)} {c.type}"
-            )
+            if c.name not in have:
+                con.execute(
+                    f"ALTER TABLE {table.name} ADD COLUMN IF NOT EXISTS {quoted(c.name)} {c.type}"
+                )
