@@ -20,6 +20,7 @@ import polars as pl
 
 from raterlab import warehouse
 from raterlab.ingest import ratings, store
+from raterlab.ingest.key import SealedKey
 from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW
 from raterlab.ingest.report import report_dict, write_report
@@ -70,9 +71,9 @@ KEY_COLUMNS = "token, annotator_id, round, batch, task, item_id, kind, copy"
 """What validation and unblinding read of the sealed key."""
 
 
-def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pl.DataFrame, dict]:
-    """The sealed key (a Polars frame, for the joins of validation) and the item records
-    that the study's edge cases look at (none when it has none)."""
+def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[SealedKey, dict]:
+    """The sealed key, indexed for the checks of each file, and the item records that the
+    study's edge cases look at (none when it has none)."""
     key = (
         con.sql(
             f"SELECT {KEY_COLUMNS} FROM staging.blinding_key WHERE study = $study",
@@ -88,12 +89,13 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pl.Data
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )
     if not study.edge_cases:
-        return key, {}
+        return SealedKey.index(key), {}
     generations = warehouse.decode_json(
         warehouse.read_study_rows(con, "raw.generations", study.name, "item_id, record"),
         ("record",),
     )
-    return key, dict(zip(generations["item_id"], generations["record"], strict=True))
+    records = dict(zip(generations["item_id"], generations["record"], strict=True))
+    return SealedKey.index(key), records
 
 
 def accepted_rows(study: Study, validation: Validation) -> pd.DataFrame | None:
@@ -185,7 +187,7 @@ def validate_received(
     study: Study,
     received: Received,
     con: duckdb.DuckDBPyConnection,
-    context: tuple[pl.DataFrame, dict] | None = None,
+    context: tuple[SealedKey, dict] | None = None,
 ) -> Validation:
     """Validate the archived copy, reporting under the file's own name. ``context`` is
     :func:`study_context`, read here if not given: a caller validating many files reads it

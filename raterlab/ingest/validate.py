@@ -15,6 +15,7 @@ import pandas as pd
 import polars as pl
 
 from raterlab.design.packets import internal_names, packet_columns
+from raterlab.ingest.key import PACKET, SealedKey
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
 from raterlab.ingest.rules import Rule, task_rules
 from raterlab.ingest.schema import failures, optional_columns
@@ -76,16 +77,15 @@ def _empty() -> pd.DataFrame:
     return _EMPTY.copy()
 
 
-def _pick_task(study: Study, frame: pd.DataFrame, key: pl.DataFrame) -> str | None:
+def _pick_task(study: Study, frame: pd.DataFrame, key: SealedKey) -> str | None:
     """The task whose packets the file's tokens come from (the most frequent among its first
     1,000 known tokens); by columns if no token is known."""
     item = study.packet.item_column
     if item in frame:
         sample = pl.Series("token", frame[item].head(1000).str.strip().to_numpy(), pl.String)
-        found = key.select("token", "task").filter(pl.col("token").is_in(sample.implode()))
-        tasks = sample.to_frame().join(found, on="token")["task"]
-        if len(tasks):
-            return tasks.mode().sort().first()
+        found = key.find(sample).drop_nulls()
+        if len(found):
+            return key.rows["task"].gather(found).mode().sort().first()
     if len(study.tasks) == 1:  # the only task: its column check says what is wrong
         return next(iter(study.tasks))
     columns = set(frame.columns)
@@ -154,7 +154,7 @@ def _issues(
 
 
 def cross_check(
-    frame: pd.DataFrame, key: pl.DataFrame, task: str, file: str
+    frame: pd.DataFrame, key: SealedKey, task: str, file: str
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Checks across the file against the sealed key.
 
@@ -164,20 +164,20 @@ def cross_check(
     Assigned rows of the packets the file answers that are missing make the return
     incomplete (a warning). Returns the issues and the rows joined to the key.
 
-    The file's tokens are joined to the key in Polars (a hash join on the token); the
-    other checks work on the key's row positions.
+    The file's tokens are found in the key by binary search (:class:`SealedKey`); the other
+    checks work on the key's row positions.
     """
     rows = pl.DataFrame(
         {ROW: frame[ROW].to_numpy(), "token": frame["item"], "given": frame["annotator_id"]}
     ).with_columns(pl.col("token", "given").str.strip_chars())
-    sealed = key.with_row_index("_pos")
-    matched = rows.join(sealed, on="token", how="left", maintain_order="left")
-    known = matched.filter(pl.col("_pos").is_not_null())
+    matched = rows.with_columns(key.find(rows["token"]))
     unknown = matched.filter(pl.col("_pos").is_null())
+    known = matched.filter(pl.col("_pos").is_not_null())
+    known = pl.concat([known, key.rows.gather(known["_pos"]).drop("token")], how="horizontal")
     duplicates = pl.concat(
         [
-            known.filter(~pl.col("_pos").is_first_distinct()),
-            unknown.filter(~pl.col("token").is_first_distinct()),
+            known.filter(~pl.col("_pos").is_first_distinct()).select(ROW, "token"),
+            unknown.filter(~pl.col("token").is_first_distinct()).select(ROW, "token"),
         ]
     ).sort(ROW)
     owners = known["annotator_id"]
@@ -229,11 +229,10 @@ def cross_check(
             "token",
         ),
     ]
-    packets = known.filter(~pl.col("_foreign")).select("annotator_id", "batch", "task").unique()
-    expected = sealed.join(packets, on=["annotator_id", "batch", "task"], how="semi")
-    returned = np.zeros(len(sealed), dtype=bool)
+    expected = key.packet_rows(known.filter(~pl.col("_foreign")).select(PACKET).unique())
+    returned = np.zeros(len(key), dtype=bool)
     returned[known["_pos"].to_numpy()] = True
-    missing = expected.filter(~pl.Series(returned).gather(expected["_pos"]))
+    missing = expected[~returned[expected]]
     if len(missing):
         parts.append(
             issue_rows(
@@ -243,13 +242,13 @@ def cross_check(
                 "incomplete",
                 [f"{len(missing)} of {len(expected)}"],
                 f"incomplete return: {len(missing)} assigned row(s) are missing, e.g. "
-                + ", ".join(missing["token"].head(5)),
+                + ", ".join(key.rows["token"].gather(missing[:5])),
                 severity="warning",
             )
         )
     parts = [p for p in parts if not p.empty]
     issues = pd.concat(parts, ignore_index=True) if parts else _empty()
-    joined = known.select(*key.columns, ROW).to_pandas()
+    joined = known.select(*key.rows.columns, ROW).to_pandas()
     return issues, joined
 
 
@@ -285,7 +284,7 @@ def edge_case_warnings(
 
 
 def validate_frame(
-    study: Study, frame: pd.DataFrame, key: pl.DataFrame, records: dict, file: str
+    study: Study, frame: pd.DataFrame, key: SealedKey, records: dict, file: str
 ) -> Validation:
     """Validate text cells already read from ``file`` against the study and its sealed key."""
     task = _pick_task(study, frame, key)
@@ -311,7 +310,7 @@ def validate_frame(
     return Validation(file, study.name, task, frame, issues, joined)
 
 
-def validate_file(study: Study, path: Path, key: pl.DataFrame, records: dict) -> Validation:
+def validate_file(study: Study, path: Path, key: SealedKey, records: dict) -> Validation:
     """Read and validate one returned file; an unreadable file is one error, not an exception."""
     try:
         frame = read_returned(path)

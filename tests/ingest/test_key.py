@@ -1,0 +1,47 @@
+"""The sealed key's index finds exactly the tokens a dictionary would, and each packet's rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from raterlab.ingest.key import SealedKey
+
+
+def _key(tokens: list[str]) -> pl.DataFrame:
+    n = len(tokens)
+    return pl.DataFrame(
+        {
+            "token": tokens,
+            "annotator_id": [f"a{i % 3}" for i in range(n)],
+            "batch": ["main-01" if i % 2 else "main-02" for i in range(n)],
+            "task": ["t"] * n,
+            "item_id": [f"i{i}" for i in range(n)],
+        }
+    )
+
+
+def test_find_agrees_with_a_dictionary_on_known_unknown_and_edge_tokens() -> None:
+    rng = np.random.default_rng(1)
+    tokens = [f"{rng.integers(10**9):x}" for _ in range(500)]
+    key = SealedKey.index(_key(tokens))
+    asked = [*rng.choice(tokens, 200), "", "0", "zzzzzzzzzz", "ffffffffff", tokens[0] + "x"]
+    found = key.find(pl.Series(asked, dtype=pl.String)).to_list()
+    for token, at in zip(asked, found, strict=True):
+        if token in tokens:
+            assert key.rows["token"][at] == token
+        else:
+            assert at is None
+
+
+def test_an_empty_key_finds_nothing() -> None:
+    key = SealedKey.index(_key([]).cast(pl.String))
+    assert key.find(pl.Series(["a", "b"])).to_list() == [None, None]
+
+
+def test_packet_rows_are_the_rows_of_the_packets_asked_for() -> None:
+    key = SealedKey.index(_key([f"tok{i:03d}" for i in range(60)]))
+    asked = pl.DataFrame({"annotator_id": ["a1", "a2"], "batch": ["main-01", "x"], "task": "t"})
+    rows = key.rows[key.packet_rows(asked)]
+    expected = key.rows.filter((pl.col("annotator_id") == "a1") & (pl.col("batch") == "main-01"))
+    assert sorted(rows["token"]) == sorted(expected["token"])
