@@ -253,12 +253,17 @@ def apply_labels(
 
 def mark_superseded(con: duckdb.DuckDBPyConnection, study: str, sha256: str) -> list[str]:
     """Mark accepted files none of whose ratings is current any more as superseded by the
-    file ``sha256``; returns their names."""
+    file ``sha256``; returns their names. Only files whose ratings ``sha256`` replaced can
+    have lost their last one, so only they are looked at."""
     rows = con.execute(
-        """UPDATE staging.ingests SET status = 'superseded', superseded_by = $sha
+        f"""WITH replaced AS (SELECT DISTINCT source_sha256 FROM {HISTORY}
+                              WHERE study = $study AND replaced_by_sha256 = $sha
+                              AND change = 'replaced')
+           UPDATE staging.ingests SET status = 'superseded', superseded_by = $sha
            WHERE study = $study AND status = 'accepted' AND sha256 <> $sha AND n_labels > 0
-           AND sha256 NOT IN (SELECT DISTINCT source_sha256 FROM gold.ratings
-                              WHERE study = $study)
+           AND sha256 IN (SELECT source_sha256 FROM replaced)
+           AND sha256 NOT IN (SELECT source_sha256 FROM gold.ratings WHERE study = $study
+                              AND source_sha256 IN (SELECT source_sha256 FROM replaced))
            RETURNING file""",
         {"study": study, "sha": sha256},
     ).fetchall()

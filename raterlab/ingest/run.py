@@ -266,7 +266,8 @@ def commit(
         changes = ratings.apply_labels(
             con, study.name, labels, received.version_at, received.received_at
         )
-        superseded.extend(ratings.mark_superseded(con, study.name, received.sha256))
+        if changes["replaced"]:
+            superseded.extend(ratings.mark_superseded(con, study.name, received.sha256))
         return {f"n_{c}": n for c, n in changes.items() if c != "labels"} | {
             "n_labels": changes["labels"]
         }
