@@ -24,7 +24,7 @@ from raterlab.ingest.key import SealedKey
 from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW
 from raterlab.ingest.report import report_dict, write_report
-from raterlab.ingest.validate import Validation, validate_file
+from raterlab.ingest.validate import Context, Validation, validate_file, validate_files
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -71,9 +71,9 @@ KEY_COLUMNS = "token, annotator_id, round, batch, task, item_id, kind, copy"
 """What validation and unblinding read of the sealed key."""
 
 
-def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[SealedKey, dict]:
-    """The sealed key, indexed for the checks of each file, and the item records that the
-    study's edge cases look at (none when it has none)."""
+def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> Context:
+    """What validating the study's files needs, read once: the sealed key, indexed, and the
+    items each of the study's edge cases matches."""
     key = (
         con.sql(
             f"SELECT {KEY_COLUMNS} FROM staging.blinding_key WHERE study = $study",
@@ -88,14 +88,14 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[SealedK
         raise NoPackets(
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )
-    if not study.edge_cases:
-        return SealedKey.index(key), {}
-    generations = warehouse.decode_json(
-        warehouse.read_study_rows(con, "raw.generations", study.name, "item_id, record"),
-        ("record",),
-    )
-    records = dict(zip(generations["item_id"], generations["record"], strict=True))
-    return SealedKey.index(key), records
+    records = {}
+    if study.edge_cases:
+        generations = warehouse.decode_json(
+            warehouse.read_study_rows(con, "raw.generations", study.name, "item_id, record"),
+            ("record",),
+        )
+        records = dict(zip(generations["item_id"], generations["record"], strict=True))
+    return Context.of(study, SealedKey.index(key), records)
 
 
 def accepted_rows(study: Study, validation: Validation) -> pd.DataFrame | None:
@@ -187,17 +187,15 @@ def validate_received(
     study: Study,
     received: Received,
     con: duckdb.DuckDBPyConnection,
-    context: tuple[SealedKey, dict] | None = None,
+    context: Context | None = None,
 ) -> Validation:
     """Validate the archived copy, reporting under the file's own name. ``context`` is
     :func:`study_context`, read here if not given: a caller validating many files reads it
-    once (it holds every token and item record of the study, so reading it per file would
-    cost files x items)."""
-    key, records = context or study_context(con, study)
-    validation = validate_file(study, received.archived, key, records)
-    validation.file = received.file
-    validation.issues["file"] = received.file
-    return validation
+    once (it holds every token of the study, so reading it per file would cost files x
+    items)."""
+    return validate_file(
+        study, received.archived, context or study_context(con, study), received.file
+    )
 
 
 @dataclass
@@ -355,12 +353,32 @@ def pending(study: Study, con: duckdb.DuckDBPyConnection) -> list[Received]:
     return [Received(f, s, Path(a), r, v) for f, s, a, r, v in rows]
 
 
+BATCH_BYTES = 64 << 20
+"""Pending files are validated together up to this much text (their row rules in one Pandera
+validation; :func:`raterlab.ingest.validate.validate_files`)."""
+
+
+def _batches(files: list[Received]) -> Iterator[list[Received]]:
+    batch: list[Received] = []
+    size = 0
+    for received in files:
+        batch.append(received)
+        size += received.archived.stat().st_size
+        if size >= BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
 def validate_pending(
     study: Study, con: duckdb.DuckDBPyConnection
 ) -> Iterator[tuple[Received, Validation]]:
     """Each pending file (:func:`pending`, listed before the first is validated) with its
-    validation; the study context is read once for all of them."""
+    validation; the study context is read once for all of them, and files are validated in
+    batches (:data:`BATCH_BYTES`)."""
     files = pending(study, con)
-    known = study_context(con, study) if files else None
-    for received in files:
-        yield received, validate_received(study, received, con, known)
+    context = study_context(con, study) if files else None
+    for batch in _batches(files):
+        validations = validate_files(study, [(r.archived, r.file) for r in batch], context)
+        yield from zip(batch, validations, strict=True)
