@@ -1,0 +1,108 @@
+"""Ingest of many small returns: N files of 200 rows (one packet each, the empathy shape)
+against a sealed key of N x 200 tokens, the way a study's returns arrive. What this measures is
+the cost per file (reading, validating, committing in its own transaction), which the
+million-row benchmark (``bench_ingest.py``) does not see.
+
+Run by hand: ``.venv/bin/python benchmarks/bench_ingest_files.py [--files N] [--json]``.
+Prints the seconds and milliseconds per file of each step: archiving into ``staging.inbox``,
+validating the pending files (:func:`raterlab.ingest.run.validate_pending`, as the
+``validated_annotations`` and ``labels`` assets do) and committing them one by one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from bench_ingest import SCORES, STUDY, _seed_warehouse
+
+from raterlab import warehouse
+from raterlab.ingest import run
+from raterlab.protocol import load_study
+from raterlab.settings import Home
+
+ROWS_PER_FILE = 200
+
+
+def make_returns(folder: Path, files: int) -> tuple[Path, list[Path]]:
+    """The sealed key (Parquet) and one valid returned file per packet."""
+    rng = np.random.default_rng(0)
+    rows = files * ROWS_PER_FILE
+    tokens = np.array([f"t{i:011d}" for i in range(rows)])
+    annotators = np.array([f"ann_{i // ROWS_PER_FILE:05d}" for i in range(rows)])
+    key = pd.DataFrame(
+        {
+            "annotator_id": annotators,
+            "round": "main",
+            "batch": "main-01",
+            "task": "reply",
+            "item_id": [f"e{i % 120:03d}" for i in range(rows)],
+            "tier": "GOLD",
+            "kind": "item",
+            "copy": 0,
+            "spot_check": False,
+            "position": np.arange(1, rows + 1),
+            "token": tokens,
+        }
+    )
+    key_path = folder / "key.parquet"
+    key.to_parquet(key_path)
+    inbox = folder / "inbox"
+    inbox.mkdir()
+    item_column = load_study(STUDY).packet.item_column
+    paths = []
+    for n in range(files):
+        part = slice(n * ROWS_PER_FILE, (n + 1) * ROWS_PER_FILE)
+        scores = {s: rng.integers(2, 5, size=ROWS_PER_FILE).astype(str) for s in SCORES}
+        frame = pd.DataFrame(
+            {"annotator_id": annotators[part], item_column: tokens[part], **scores}
+        )
+        frame["notes"] = ""
+        frame["time_spent_s"] = "60"
+        paths.append(inbox / f"return_{n:05d}.csv")
+        frame.to_csv(paths[-1], index=False)
+    return key_path, paths
+
+
+def measure(folder: Path, files: int) -> dict:
+    key_path, paths = make_returns(folder, files)
+    home = Home(folder / "home")
+    _seed_warehouse(home, key_path)
+    study = load_study(STUDY)
+    seconds = {}
+    with warehouse.connect(home.warehouse) as con:
+        start = time.perf_counter()
+        run.record_inbox(study, paths, home, con)
+        seconds["archive"] = time.perf_counter() - start
+        start = time.perf_counter()
+        validated = list(run.validate_pending(study, con))
+        seconds["validate"] = time.perf_counter() - start
+        start = time.perf_counter()
+        results = [run.commit(study, r, v, home, con) for r, v in validated]
+        seconds["commit"] = time.perf_counter() - start
+    return {
+        "files": files,
+        "rows": files * ROWS_PER_FILE,
+        "accepted": sum(r.status == "accepted" for r in results),
+        "seconds": {k: round(v, 2) for k, v in seconds.items()},
+        "ms_per_file": {k: round(v / files * 1000, 1) for k, v in seconds.items()},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--files", type=int, default=400)
+    parser.add_argument("--json", action="store_true", help="print one JSON object only")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = measure(Path(tmp), args.files)
+    print(json.dumps(figures) if args.json else json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
