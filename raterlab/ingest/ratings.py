@@ -51,12 +51,15 @@ def _fingerprint(labels: Labels) -> str:
     return "md5(concat_ws(chr(31), " + ", ".join(f"coalesce({p}, chr(0))" for p in parts) + "))"
 
 
-def _next_id(con: duckdb.DuckDBPyConnection) -> int:
-    """The highest rating id in use, current or in history (ids are never reused)."""
-    tables = [t for t in ("gold.ratings", HISTORY) if table_exists(con, t)]
-    return max(
-        con.execute(f"SELECT coalesce(max(rating_id), 0) FROM {t}").fetchall()[0][0] for t in tables
+def _next_id(con: duckdb.DuckDBPyConnection, tables: set[str]) -> int:
+    """The highest rating id in use, current or in history (ids are never reused); ``tables``
+    are those of the two that exist."""
+    union = " UNION ALL ".join(
+        f"SELECT max(rating_id) AS id FROM {t}" for t in ("gold.ratings", HISTORY) if t in tables
     )
+    if not union:
+        return 0
+    return con.execute(f"SELECT coalesce(max(id), 0) FROM ({union})").fetchall()[0][0]
 
 
 def plan(
@@ -69,11 +72,12 @@ def plan(
     DuckDB computes only the plan's own columns, in the ratings' order; they are appended to
     ``labels.table``, whose columns are not copied."""
     ratings = labels.table
-    if table_exists(con, "gold.ratings"):
+    tables = {t for t in ("gold.ratings", HISTORY) if table_exists(con, t)}
+    if "gold.ratings" in tables:
         con.register("_wide", ratings.append_column("_pos", pa.array(np.arange(len(ratings)))))
         try:
             planned = con.sql(
-                _plan_query(labels, table_exists(con, HISTORY)),
+                _plan_query(labels, HISTORY in tables),
                 params={"study": study, "task": labels.constants["task"], "version": version_at},
             ).to_arrow_table()
         finally:
@@ -82,7 +86,7 @@ def plan(
             ratings = ratings.append_column(name, planned[name])
     else:
         ratings = ratings.append_column("change", pa.array(["new"] * len(ratings), pa.string()))
-    first = _next_id(con) + 1
+    first = _next_id(con, tables) + 1
     return ratings.append_column("rating_id", pa.array(np.arange(first, first + len(ratings))))
 
 

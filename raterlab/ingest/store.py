@@ -57,9 +57,9 @@ def create_table(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, 
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
     """The ingest's tables, and the ``gold.labels`` view, (re)made when its columns are not
     the declared ones."""
-    ddl.ensure(con, *(t for t in tables.TABLES if not t.view))
-    declared = {c.name for c in tables.LABELS.columns}
-    if ddl.columns_in(con).get(tables.LABELS.name) != declared:
+    existing = ddl.columns_in(con)
+    ddl.ensure(con, *(t for t in tables.TABLES if not t.view), existing=existing)
+    if existing.get(tables.LABELS.name) != {c.name for c in tables.LABELS.columns}:
         con.execute(tables.LABELS_VIEW)
 
 

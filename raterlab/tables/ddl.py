@@ -37,11 +37,14 @@ def columns_in(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
     return found
 
 
-def ensure(con: duckdb.DuckDBPyConnection, *tables: Table) -> None:
+def ensure(
+    con: duckdb.DuckDBPyConnection, *tables: Table, existing: dict[str, set[str]] | None = None
+) -> None:
     """Create each table (typed, empty) if missing, and add any declared column a warehouse
     made by an older version lacks, so an existing warehouse keeps working. The catalog is
-    read once; only what is missing is created (writers call this before every write)."""
-    existing = columns_in(con)
+    read once (``existing``: :func:`columns_in`, if the caller has read it); only what is
+    missing is created (writers call this before every write)."""
+    existing = columns_in(con) if existing is None else existing
     for table in tables:
         have = existing.get(table.name)
         if have is None:
