@@ -54,7 +54,8 @@ def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) 
 )
 def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> None:
     """Each pending file validated by the Pandera schema generated from the study file's rules
-    (:mod:`raterlab.ingest.schema`) and checked against the sealed key; a rejected file goes
+    (:mod:`raterlab.ingest.schema`; files in batches, a batch's rows in one validation) and
+    checked against the sealed key; a rejected file goes
     to ``quarantine/`` with its report (and its outcome to ``staging.ingests``), an accepted
     one waits for ``labels``."""
     study = raterlab.study(context.partition_key)
