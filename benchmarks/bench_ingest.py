@@ -36,17 +36,17 @@ STUDY = PACKAGE_ROOT / "studies" / "empathy.yaml"
 SCORES = ("emotion", "validation", "helpfulness", "safety", "overall")
 
 
-def make_files(folder: Path, rows: int) -> tuple[Path, Path, Path]:
-    """The sealed key (Parquet) and two returned files: all valid, all broken."""
-    rng = np.random.default_rng(0)
-    tokens = pd.Series(np.arange(rows)).map(lambda i: f"t{i:011d}")
-    key = pd.DataFrame(
+def write_key(path: Path, tokens, annotators) -> Path:
+    """A sealed key of the empathy study's reply task (Parquet): one row per token, items
+    e000 to e119 in turn."""
+    rows = len(tokens)
+    pd.DataFrame(
         {
-            "annotator_id": "ann_gray",
+            "annotator_id": annotators,
             "round": "main",
             "batch": "main-01",
             "task": "reply",
-            "item_id": (np.arange(rows) % 120).astype(str),
+            "item_id": [f"e{i % 120:03d}" for i in range(rows)],
             "tier": "GOLD",
             "kind": "item",
             "copy": 0,
@@ -54,10 +54,15 @@ def make_files(folder: Path, rows: int) -> tuple[Path, Path, Path]:
             "position": np.arange(1, rows + 1),
             "token": tokens,
         }
-    )
-    key["item_id"] = "e" + key["item_id"].str.zfill(3)
-    key_path = folder / "key.parquet"
-    key.to_parquet(key_path)
+    ).to_parquet(path)
+    return path
+
+
+def make_files(folder: Path, rows: int) -> tuple[Path, Path, Path]:
+    """The sealed key (Parquet) and two returned files: all valid, all broken."""
+    rng = np.random.default_rng(0)
+    tokens = pd.Series(np.arange(rows)).map(lambda i: f"t{i:011d}")
+    key_path = write_key(folder / "key.parquet", tokens, "ann_gray")
     scores = {s: rng.integers(2, 5, size=rows).astype(str) for s in SCORES}
     item_column = load_study(STUDY).packet.item_column
     valid = pd.DataFrame({"annotator_id": "ann_gray", item_column: tokens, **scores})

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from bench_ingest import SCORES, STUDY, _seed_warehouse
+from bench_ingest import SCORES, STUDY, _seed_warehouse, write_key
 
 from raterlab import warehouse
 from raterlab.ingest import run
@@ -35,23 +35,7 @@ def make_returns(folder: Path, files: int) -> tuple[Path, list[Path]]:
     rows = files * ROWS_PER_FILE
     tokens = np.array([f"t{i:011d}" for i in range(rows)])
     annotators = np.array([f"ann_{i // ROWS_PER_FILE:05d}" for i in range(rows)])
-    key = pd.DataFrame(
-        {
-            "annotator_id": annotators,
-            "round": "main",
-            "batch": "main-01",
-            "task": "reply",
-            "item_id": [f"e{i % 120:03d}" for i in range(rows)],
-            "tier": "GOLD",
-            "kind": "item",
-            "copy": 0,
-            "spot_check": False,
-            "position": np.arange(1, rows + 1),
-            "token": tokens,
-        }
-    )
-    key_path = folder / "key.parquet"
-    key.to_parquet(key_path)
+    key_path = write_key(folder / "key.parquet", tokens, annotators)
     inbox = folder / "inbox"
     inbox.mkdir()
     item_column = load_study(STUDY).packet.item_column
