@@ -168,11 +168,11 @@ def to_labels(
     """Labels for the rows of ``frame`` (validated text cells) that ``joined`` maps to the
     sealed key. ``source`` gives ``source_file``, ``source_sha256``, ``ingested_at``;
     ``fields`` limits the fields kept (default: all but the confidence field)."""
-    position = pd.Index(frame[ROW].to_numpy()).get_indexer(joined[ROW].to_numpy())
-    every_row = len(position) == len(frame) and (position == np.arange(len(frame))).all()
-    rows = (
-        frame.reset_index(drop=True) if every_row else frame.iloc[position].reset_index(drop=True)
-    )
+    numbers, wanted = frame[ROW].to_numpy(), joined[ROW].to_numpy()
+    if np.array_equal(numbers, wanted):
+        rows = frame.reset_index(drop=True)
+    else:
+        rows = frame.iloc[pd.Index(numbers).get_indexer(wanted)].reset_index(drop=True)
     spec = study.tasks[task]
     confidence = next((n for n, s in spec.fields.items() if isinstance(s, ConfidenceField)), None)
     keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
