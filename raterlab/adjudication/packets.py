@@ -40,9 +40,9 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.adjudication.queue import TIEBREAK_ROUND, build_queue, rated_items
+from raterlab.adjudication.queue import TIEBREAK_ROUND, build_queue
+from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import StudyTables, load_tables, read_table
-from raterlab.consensus.policy import compute_consensus
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.design.blinding import seal, token
 from raterlab.design.instructions import _allowed
@@ -348,10 +348,12 @@ def refresh_queue(
     con: duckdb.DuckDBPyConnection, study: Study, consensus: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """Recompute the queue from the warehouse and store it in ``staging.adjudication_queue``.
-    ``consensus`` (of the same ratings and decisions) spares computing it again."""
-    queue = build_queue(
-        study, load_tables(con, study), read_adjudication_key(con, study.name), consensus
-    )
+    ``consensus`` (of the same ratings and decisions) spares reading or computing it again
+    (:func:`raterlab.consensus.draft.policy_consensus`)."""
+    tables = load_tables(con, study)
+    if consensus is None:
+        consensus = policy_consensus(con, study, tables)
+    queue = build_queue(study, tables, read_adjudication_key(con, study.name), consensus)
     write_queue(con, study.name, queue)
     return queue
 
@@ -374,7 +376,7 @@ def issue_packets(
     adj_key = read_adjudication_key(con, study.name)
     # Issuing packets changes the keys, not the ratings or decisions: one consensus serves
     # the queue before and after.
-    consensus = compute_consensus(study, tables.ratings, rated_items(tables), tables.adjudications)
+    consensus = policy_consensus(con, study, tables)
     queue = build_queue(study, tables, adj_key, consensus)
     issued = {
         "adjudication_batch": None,
