@@ -96,11 +96,13 @@ def adjudication_backlog(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
     """Disputes not yet settled (open, in a packet awaiting its decision, or awaiting a third
-    annotator) and quarantined decision files: a warning while any remains."""
+    annotator) and quarantined decision files: a warning while any remains. The consensus it
+    needs after new decisions is kept in ``staging.consensus_draft`` for the ``consensus``
+    asset (a writable connection for that)."""
     study = raterlab.study(context.partition_key)
-    with raterlab.warehouse(read_only=True) as con:
+    with raterlab.warehouse() as con:
         tables = load_tables(con, study)
-        policy = policy_consensus(con, study, tables, store=False)
+        policy = policy_consensus(con, study, tables)
         queue = build_queue(study, tables, read_adjudication_key(con, study.name), policy)
         files = read_table(con, "staging.adjudication_files", study.name)
     rejected = 0 if files is None else int((files["status"] == "rejected").sum())

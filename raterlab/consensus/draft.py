@@ -53,20 +53,19 @@ def _stored(con: duckdb.DuckDBPyConnection, study: str, inputs: str) -> pd.DataF
 
 
 def policy_consensus(
-    con: duckdb.DuckDBPyConnection, study: Study, tables: StudyTables, store: bool = True
+    con: duckdb.DuckDBPyConnection, study: Study, tables: StudyTables
 ) -> pd.DataFrame:
     """The study's policy consensus of ``tables`` (``gold.consensus`` rows without ``study``,
     before open disputes' reasons and the hold on promoted items are applied): read back from
-    ``staging.consensus_draft`` when it was computed from the same inputs, else computed and,
-    with ``store`` (a writable connection), kept there."""
+    ``staging.consensus_draft`` when it was computed from the same inputs, else computed and
+    kept there (``con`` must be writable)."""
     items = rated_items(tables)
     inputs = fingerprint(study, tables, items)
     stored = _stored(con, study.name, inputs)
     if stored is not None:
         return stored
     consensus = compute_consensus(study, tables.ratings, items, tables.adjudications)
-    if store:
-        warehouse.replace_study_rows(
-            con, CONSENSUS_DRAFT.name, study.name, consensus.assign(inputs=inputs)
-        )
+    warehouse.replace_study_rows(
+        con, CONSENSUS_DRAFT.name, study.name, consensus.assign(inputs=inputs)
+    )
     return consensus
