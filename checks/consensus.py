@@ -8,6 +8,7 @@ from assets.consensus import adjudications, consensus
 from assets.partitions import study_partitions
 from raterlab.adjudication.packets import read_adjudication_key
 from raterlab.adjudication.queue import OPEN_STATES, backlog, build_queue
+from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import load_tables, read_table
 from raterlab.contract import validate_gold
 from raterlab.warehouse import replace_study_rows
@@ -95,10 +96,14 @@ def adjudication_backlog(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
     """Disputes not yet settled (open, in a packet awaiting its decision, or awaiting a third
-    annotator) and quarantined decision files: a warning while any remains."""
+    annotator) and quarantined decision files: a warning while any remains. The consensus it
+    needs after new decisions is kept in ``staging.consensus_draft`` for the ``consensus``
+    asset (a writable connection for that)."""
     study = raterlab.study(context.partition_key)
-    with raterlab.warehouse(read_only=True) as con:
-        queue = build_queue(study, load_tables(con, study), read_adjudication_key(con, study.name))
+    with raterlab.warehouse() as con:
+        tables = load_tables(con, study)
+        policy = policy_consensus(con, study, tables)
+        queue = build_queue(study, tables, read_adjudication_key(con, study.name), policy)
         files = read_table(con, "staging.adjudication_files", study.name)
     rejected = 0 if files is None else int((files["status"] == "rejected").sum())
     pending = queue[queue["state"].isin(OPEN_STATES)]

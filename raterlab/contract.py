@@ -81,9 +81,11 @@ def contract_frame(
         if len(ratings)
         else pd.Series(dtype="int64")
     )
-    frame["n_assigned"] = frame["item_id"].map(assigned).fillna(0).astype("int64") + [
-        int(imported.get((i, f), 0)) for i, f in zip(frame["item_id"], frame["field"], strict=True)
-    ]
+    keys = pd.MultiIndex.from_arrays([frame["item_id"], frame["field"]])
+    frame["n_assigned"] = (
+        frame["item_id"].map(assigned).fillna(0).astype("int64").to_numpy()
+        + imported.reindex(keys).fillna(0).astype("int64").to_numpy()
+    )
     frame["in_items"] = frame["item_id"].isin(set(items["item_id"])) if len(items) else False
     return frame
 

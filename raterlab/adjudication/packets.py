@@ -40,9 +40,9 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.adjudication.queue import TIEBREAK_ROUND, build_queue, rated_items
+from raterlab.adjudication.queue import TIEBREAK_ROUND, build_queue
+from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import StudyTables, load_tables, read_table
-from raterlab.consensus.policy import compute_consensus
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.design.blinding import seal, token
 from raterlab.design.instructions import _allowed
@@ -121,34 +121,66 @@ def _next_batch(existing: pd.Series, prefix: str, width: int) -> str:
 # --- reading the ratings an adjudicator sees -------------------------------------------------
 
 
-def rating_cards(study: Study, labels: pd.DataFrame, item_id: str, case: str) -> list[dict]:
-    """The counting ratings of one item as the adjudicator sees them: ``rater N`` (an order
-    drawn from the case token), every field's value, confidence, time spent, notes."""
-    rows = labels[
-        (labels["item_id"] == item_id) & (labels["kind"] == "item") & (labels["copy"] == 0)
-    ]
-    cards = []
-    for _, rating in rows.groupby("rating_id", sort=True):
-        first = rating.iloc[0]
-        task = study.tasks[first["task"]]
-        values = {
-            f: v
-            for f, v in zip(rating["field"], rating["value"], strict=True)
-            if f in task.fields and not isinstance(task.fields[f], ConfidenceField)
-        }
-        ordered = {f: values[f] for f in task.fields if f in values}
-        time_spent = first["time_spent_s"]
-        cards.append(
-            {
-                "_order": stable_int(case, first["annotator_id"]),
-                "values": ordered,
-                "confidence": None if pd.isna(first["confidence"]) else first["confidence"],
+def item_cards(study: Study, labels: pd.DataFrame) -> dict[str, list[dict]]:
+    """Per item, its counting ratings (kind item, copy 0) as the adjudicator sees them, in
+    rating id order, from one pass over ``labels``: the annotator (for the order of
+    :func:`case_cards`), every field's value, confidence, time spent, notes."""
+    rows = labels[(labels["kind"] == "item") & (labels["copy"] == 0)].sort_values(
+        "rating_id", kind="stable"
+    )
+    shown = {
+        name: {f for f, spec in task.fields.items() if not isinstance(spec, ConfidenceField)}
+        for name, task in study.tasks.items()
+    }
+    ratings: dict[object, dict] = {}
+    for rating, item, task, annotator, field, value, confidence, time_spent, notes in zip(
+        *(
+            rows[c].tolist()
+            for c in (
+                "rating_id",
+                "item_id",
+                "task",
+                "annotator_id",
+                "field",
+                "value",
+                "confidence",
+                "time_spent_s",
+                "notes",
+            )
+        ),
+        strict=True,
+    ):
+        card = ratings.get(rating)
+        if card is None:
+            card = ratings[rating] = {
+                "item": item,
+                "task": task,
+                "annotator": annotator,
+                "values": {},
+                "confidence": None if pd.isna(confidence) else confidence,
                 "time_spent_s": None if pd.isna(time_spent) else float(time_spent),
-                "notes": None if pd.isna(first["notes"]) else first["notes"],
+                "notes": None if pd.isna(notes) else notes,
             }
-        )
-    cards.sort(key=lambda c: c.pop("_order"))
-    return [{"rater": f"rater {k}", **c} for k, c in enumerate(cards, start=1)]
+        if field in shown[card["task"]]:
+            card["values"][field] = value
+    out: dict[str, list[dict]] = {}
+    for card in ratings.values():
+        fields = study.tasks[card["task"]].fields
+        values = card["values"]
+        card["values"] = {f: values[f] for f in fields if f in values}
+        out.setdefault(card.pop("item"), []).append(card)
+    return out
+
+
+def case_cards(cards: list[dict], case: str) -> list[dict]:
+    """An item's cards (:func:`item_cards`) for one case: raters named ``rater 1``,
+    ``rater 2``... in an order drawn from the case token, without the annotator."""
+    order = sorted(cards, key=lambda c: stable_int(case, c["annotator"]))
+    keys = ("values", "confidence", "time_spent_s", "notes")
+    return [
+        {"rater": f"rater {k}", **{key: c[key] for key in keys}}
+        for k, c in enumerate(order, start=1)
+    ]
 
 
 def _field_card(study: Study, task: str, field: str, reasons: str) -> dict:
@@ -212,13 +244,12 @@ def write_adjudication_packet(
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".adjudication-", dir=target.parent))
     lines, table_rows = [], []
-    # Each case reads its own item's labels: grouped once, not filtered from all per case.
-    labels = tables.labels[tables.labels["item_id"].isin(rows["item_id"])]
-    by_item = dict(tuple(labels.groupby("item_id", sort=False)))
+    # Every case's ratings from one pass over the labels, not a filter per case.
+    by_item = item_cards(study, tables.labels[tables.labels["item_id"].isin(rows["item_id"])])
     for case, case_rows in rows.groupby("case_token", sort=False):
         first = case_rows.iloc[0]
         task, item_id = first["task"], first["item_id"]
-        cards = rating_cards(study, by_item.get(item_id, labels.iloc[:0]), item_id, case)
+        cards = case_cards(by_item.get(item_id, []), case)
         record = records[item_id]
         entry = {
             "case": case,
@@ -348,10 +379,12 @@ def refresh_queue(
     con: duckdb.DuckDBPyConnection, study: Study, consensus: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """Recompute the queue from the warehouse and store it in ``staging.adjudication_queue``.
-    ``consensus`` (of the same ratings and decisions) spares computing it again."""
-    queue = build_queue(
-        study, load_tables(con, study), read_adjudication_key(con, study.name), consensus
-    )
+    ``consensus`` (of the same ratings and decisions) spares reading or computing it again
+    (:func:`raterlab.consensus.draft.policy_consensus`)."""
+    tables = load_tables(con, study)
+    if consensus is None:
+        consensus = policy_consensus(con, study, tables)
+    queue = build_queue(study, tables, read_adjudication_key(con, study.name), consensus)
     write_queue(con, study.name, queue)
     return queue
 
@@ -374,7 +407,7 @@ def issue_packets(
     adj_key = read_adjudication_key(con, study.name)
     # Issuing packets changes the keys, not the ratings or decisions: one consensus serves
     # the queue before and after.
-    consensus = compute_consensus(study, tables.ratings, rated_items(tables), tables.adjudications)
+    consensus = policy_consensus(con, study, tables)
     queue = build_queue(study, tables, adj_key, consensus)
     issued = {
         "adjudication_batch": None,

@@ -10,8 +10,9 @@ still has it on its scale.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -30,7 +31,7 @@ from raterlab.agreement.kappa import (
     scott_statistic,
 )
 
-__all__ = ["STATISTICS", "BootstrapResult", "bootstrap_ci", "bootstrap_replicates"]
+__all__ = ["STATISTICS", "BootstrapResult", "bootstrap_ci", "bootstrap_cis", "bootstrap_replicates"]
 
 # Coefficient name -> builder of its resampling form; the builder takes the coefficient's
 # own options (level=, weights=, categories=, kind=).
@@ -163,25 +164,88 @@ def bootstrap_ci(
     Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard reliability
     measure for coding data. Communication Methods and Measures, 1, 77-89.
     """
+    result = bootstrap_cis(
+        ratings, [(coefficient, options)], n_resamples, confidence, method, seed
+    )[0]
+    if isinstance(result, Exception):
+        raise result
+    return result
+
+
+def bootstrap_cis(
+    ratings: object,
+    requests: Sequence[tuple[str, Mapping[str, object]]],
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    method: str = "percentile",
+    seed: int | np.random.Generator | None = None,
+) -> list[BootstrapResult | ValueError]:
+    """:func:`bootstrap_ci` of several coefficients (``(coefficient, options)`` each) of the
+    same ratings, each result exactly what :func:`bootstrap_ci` gives alone.
+
+    With an integer (or no) seed, every coefficient alone draws the same resamples from the
+    same units, so they are drawn once here and each chunk of count matrices is handed to
+    every coefficient with that number of units: the draws and counts, most of a bootstrap's
+    cost, are paid once per ratings matrix, not once per coefficient. A coefficient that is
+    undefined or does not apply gets its ``ValueError`` in its place (the others go on).
+    """
     if method not in ("percentile", "bca"):
         raise ValueError(f"method must be 'percentile' or 'bca'; got {method!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1; got {confidence}")
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be positive; got {n_resamples}")
-    statistic = _statistic(ratings, coefficient, options)
-    estimate = statistic.estimate()
+    out: list[BootstrapResult | ValueError | None] = [None] * len(requests)
+    statistics: dict[int, Statistic] = {}
+    estimates: dict[int, float] = {}
+    for at, (coefficient, options) in enumerate(requests):
+        try:
+            statistics[at] = _statistic(ratings, coefficient, dict(options))
+            estimates[at] = statistics[at].estimate()
+        except ValueError as error:
+            statistics.pop(at, None)
+            out[at] = error
+    shared = not isinstance(seed, np.random.Generator)
+    groups: dict[int, list[int]] = {}
+    for at, statistic in statistics.items():
+        groups.setdefault(statistic.n_units if shared else -1 - at, []).append(at)
+    for members in groups.values():
+        replicates = _replicates([statistics[at] for at in members], n_resamples, seed)
+        for at, values in zip(members, replicates, strict=True):
+            coefficient = requests[at][0]
+            try:
+                out[at] = _interval(
+                    statistics[at], coefficient, estimates[at], values, confidence, method
+                )
+            except ValueError as error:
+                out[at] = error
+    return cast(list[BootstrapResult | ValueError], out)  # every request has its result
+
+
+def _replicates(
+    statistics: list[Statistic], n_resamples: int, seed: int | np.random.Generator | None
+) -> list[np.ndarray]:
+    """Each statistic (all on the same number of units) on the same ``n_resamples``
+    resamples, drawn chunk by chunk from ``seed``."""
     rng = np.random.default_rng(seed)
-    n = statistic.n_units
+    n = statistics[0].n_units
     step = max(1, CHUNK_CELLS // n)
-    replicates = np.concatenate(
-        [
-            statistic.resampled(
-                resample_counts(rng.integers(0, n, size=(min(step, n_resamples - s), n)), n)
-            )
-            for s in range(0, n_resamples, step)
-        ]
-    )
+    parts: list[list[np.ndarray]] = [[] for _ in statistics]
+    for start in range(0, n_resamples, step):
+        counts = resample_counts(rng.integers(0, n, size=(min(step, n_resamples - start), n)), n)
+        for part, statistic in zip(parts, statistics, strict=True):
+            part.append(statistic.resampled(counts))
+    return [np.concatenate(part) for part in parts]
+
+
+def _interval(
+    statistic: Statistic,
+    coefficient: str,
+    estimate: float,
+    replicates: np.ndarray,
+    confidence: float,
+    method: str,
+) -> BootstrapResult:
     defined = replicates[np.isfinite(replicates)]
     if defined.size == 0:
         raise AgreementUndefined(f"{coefficient} is undefined on every bootstrap resample.")
@@ -196,6 +260,6 @@ def bootstrap_ci(
         float(high),
         confidence,
         method,
-        n_resamples,
-        n_resamples - defined.size,
+        len(replicates),
+        len(replicates) - defined.size,
     )

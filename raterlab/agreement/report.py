@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.alpha import LEVELS, krippendorff_alpha
-from raterlab.agreement.bootstrap import bootstrap_ci
+from raterlab.agreement.bootstrap import bootstrap_cis
 from raterlab.agreement.gwet import brennan_prediger, gwet_ac1, gwet_ac2, percent_agreement
 from raterlab.agreement.icc import icc
 from raterlab.agreement.kappa import cohen_kappa, conger_kappa, fleiss_kappa, light_kappa, scott_pi
@@ -83,8 +83,10 @@ def _row(
     level: str,
     matrix: pd.DataFrame,
     categories: Sequence[object] | None,
-    ci: Mapping[str, object] | None,
-) -> dict[str, object]:
+) -> tuple[dict[str, object], dict[str, object] | None]:
+    """The coefficient's row without its interval, and the options its interval takes
+    (``None`` when the coefficient is undefined or does not apply: the row's ``note`` says
+    why)."""
     row: dict[str, object] = {
         "field": field,
         "coefficient": name,
@@ -102,18 +104,33 @@ def _row(
         options = {**options, "categories": categories}
     try:
         result = COEFFICIENTS[name].function(matrix, **options)
-        row.update(
-            estimate=result.estimate,
-            se=np.nan if result.se is None else result.se,
-            n_units=result.n_units,
-            n_raters=result.n_raters,
-        )
-        if ci is not None:
-            interval = bootstrap_ci(matrix, name, **ci, **options)
-            row.update(ci_low=interval.low, ci_high=interval.high)
     except ValueError as error:  # AgreementUndefined and inapplicable coefficients
         row["note"] = str(error)
-    return row
+        return row, None
+    row.update(
+        estimate=result.estimate,
+        se=np.nan if result.se is None else result.se,
+        n_units=result.n_units,
+        n_raters=result.n_raters,
+    )
+    return row, options
+
+
+def _with_intervals(
+    rows: list[tuple[dict[str, object], dict[str, object] | None]],
+    matrix: pd.DataFrame,
+    ci: Mapping[str, object],
+) -> None:
+    """Fill in the bootstrap interval of each defined row, all coefficients of ``matrix``
+    on the same resamples (:func:`bootstrap_cis`: the numbers of one :func:`bootstrap_ci`
+    per coefficient); an interval that fails puts its reason in ``note``."""
+    wanted = [(row, options) for row, options in rows if options is not None]
+    results = bootstrap_cis(matrix, [(row["coefficient"], o) for row, o in wanted], **ci)
+    for (row, _), interval in zip(wanted, results, strict=True):
+        if isinstance(interval, ValueError):
+            row["note"] = str(interval)
+        else:
+            row.update(ci_low=interval.low, ci_high=interval.high)
 
 
 def agreement_table(
@@ -148,6 +165,8 @@ def agreement_table(
     for field, matrix in matrices.items():
         raters = int(matrix.notna().any().sum())
         names = specs or [_parse(name, level) for name in default_coefficients(level, raters)]
-        for name, options in names:
-            rows.append(_row(field, name, options, level, matrix, categories, interval))
+        built = [_row(field, name, options, level, matrix, categories) for name, options in names]
+        if interval is not None:
+            _with_intervals(built, matrix, interval)
+        rows += [row for row, _ in built]
     return pd.DataFrame(rows)

@@ -9,16 +9,16 @@ transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 import duckdb
 import pandas as pd
 
 from raterlab.adjudication.packets import read_adjudication_key
-from raterlab.adjudication.queue import build_queue, pending_reasons, rated_items
+from raterlab.adjudication.queue import build_queue, pending_reasons
+from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import StudyTables, load_tables, read_table
 from raterlab.consensus.items import build_items
-from raterlab.consensus.policy import compute_consensus, with_pending
+from raterlab.consensus.policy import with_pending
 from raterlab.consensus.recovery import truth_recovery
 from raterlab.consensus.store import create_views, replace_rows
 from raterlab.protocol import Study
@@ -41,20 +41,12 @@ class ConsensusBuild:
 
 
 def compute(
-    study: Study,
-    tables: StudyTables,
-    adjudication_key: pd.DataFrame,
-    computed_at: datetime | None = None,
+    study: Study, tables: StudyTables, adjudication_key: pd.DataFrame, policy: pd.DataFrame
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Queue, consensus and items of one study, from its tables (nothing written)."""
-    consensus = compute_consensus(
-        study,
-        tables.ratings,
-        rated_items(tables),
-        tables.adjudications,
-        computed_at=computed_at or datetime.now(UTC),
-    )
-    queue = build_queue(study, tables, adjudication_key, consensus)
+    """Queue, consensus and items of one study, from its tables and their policy consensus
+    (:func:`raterlab.consensus.draft.policy_consensus`); nothing written."""
+    queue = build_queue(study, tables, adjudication_key, policy)
+    consensus = policy
     consensus = with_pending(consensus, pending_reasons(queue))
     consensus = hold_promoted(consensus, queue)
     items = build_items(
@@ -90,7 +82,8 @@ def build_consensus(con: duckdb.DuckDBPyConnection, study: Study) -> ConsensusBu
     """Compute and write one study's ``gold.items``, ``gold.consensus`` and, for a simulated
     study, its truth recovery (one transaction), then the views."""
     tables = load_tables(con, study)
-    queue, consensus, items = compute(study, tables, read_adjudication_key(con, study.name))
+    policy = policy_consensus(con, study, tables)
+    queue, consensus, items = compute(study, tables, read_adjudication_key(con, study.name), policy)
     truth = read_table(con, "staging.sim_truth", study.name)
     recovery = truth_recovery(consensus, truth)
     frames = dict(zip(CONSENSUS_TABLES, (items, consensus), strict=True))

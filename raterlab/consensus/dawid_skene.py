@@ -81,7 +81,9 @@ def count_tensor(
 
 def _m_step(n: np.ndarray, t: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     priors = t.mean(axis=0)
-    counts = np.einsum("ik,ijl->jkl", t, n) + alpha
+    items, raters, q = n.shape
+    # sum_i t[i, k] n[i, j, l] as one matrix product (BLAS), laid out as raters x true x reported
+    counts = (t.T @ n.reshape(items, raters * q)).reshape(q, raters, q).transpose(1, 0, 2) + alpha
     totals = counts.sum(axis=2, keepdims=True)
     confusion = np.divide(
         counts, totals, out=np.full_like(counts, 1 / n.shape[2]), where=totals > 0
@@ -95,8 +97,11 @@ def _e_step(n: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> tuple[n
         log_prior = np.log(priors)
     log_conf = np.where(np.isfinite(log_conf), log_conf, -1e300)
     log_prior = np.where(np.isfinite(log_prior), log_prior, -1e300)
-    # n: items x raters x reported; log_conf: raters x true x reported
-    joint = log_prior[None, :] + np.einsum("ijl,jkl->ik", n, log_conf)
+    # n: items x raters x reported; log_conf: raters x true x reported; the sum over raters
+    # and reported labels as one matrix product (BLAS)
+    items, raters, q = n.shape
+    stacked = log_conf.transpose(0, 2, 1).reshape(raters * q, q)
+    joint = log_prior[None, :] + n.reshape(items, raters * q) @ stacked
     top = joint.max(axis=1, keepdims=True)
     weights = np.exp(joint - top)
     total = weights.sum(axis=1, keepdims=True)

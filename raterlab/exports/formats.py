@@ -172,8 +172,25 @@ def kappa(study: Study, ratings: pd.DataFrame) -> list[dict]:
     return out
 
 
-def _consensus_by_item(bundle: ExportBundle) -> dict[tuple[str, str], pd.DataFrame]:
-    return {k: g for k, g in bundle.consensus.groupby(["task", "item_id"], sort=False)}
+ItemRows = dict[str, list]
+"""One item's consensus rows as columns (column name -> values, in table order)."""
+
+
+def _consensus_by_item(bundle: ExportBundle) -> dict[tuple[str, str], ItemRows]:
+    """Each (task, item)'s consensus rows, in one pass over the table: plain lists, not a
+    DataFrame per item (which costs more than the export itself at 100,000 items)."""
+    consensus = bundle.consensus
+    wanted = ("field", "value", "value_num", "status", "confidence", "n_ratings", "rating_mean")
+    columns = {c: consensus[c].tolist() for c in wanted if c in consensus}
+    keys = zip(consensus["task"].tolist(), consensus["item_id"].tolist(), strict=True)
+    out: dict[tuple[str, str], ItemRows] = {}
+    for at, key in enumerate(keys):
+        rows = out.get(key)
+        if rows is None:
+            rows = out[key] = {c: [] for c in columns}
+        for column, values in columns.items():
+            rows[column].append(values[at])
+    return out
 
 
 RESERVED_RATING_KEYS = ("consensus", "adjudicated")
@@ -252,7 +269,7 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
             cards[r.annotator_id] = _rating_card(study, task, r, single_field[task])
             if isinstance(r.notes, str) and r.notes:
                 comments.append(f"{r.annotator_id}: {r.notes}")
-        rows = consensus.get((task, item.item_id), pd.DataFrame(columns=["field"]))
+        rows = consensus.get((task, item.item_id), {"field": []})
         values = {
             f: typed_value(study, task, f, v, n)
             for f, v, n in zip(
@@ -473,7 +490,7 @@ def _sample_test_cases(bundle: ExportBundle, folder: Path, consensus: dict) -> P
     return _dump(folder / "data" / "sample_test_cases.json", document)
 
 
-def _case(study: Study, item, rows: pd.DataFrame) -> dict:
+def _case(study: Study, item, rows: ItemRows) -> dict:
     """One case with its consensus labels, as ``gold/*.jsonl`` and the samples hold it."""
     task_name = item.task
     return {

@@ -9,7 +9,8 @@ consumer also gets the all-ones count vector, which is the estimate on the data 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,14 +54,11 @@ def run(
     """
     ones = np.ones((1, n_units))
     estimates = [consumer(ones) for consumer in consumers]
-    rng = np.random.default_rng(seed)
     step = max(1, CHUNK_CELLS // max(n_units, cells))
     parts: list[list[dict[str, np.ndarray]]] = [[] for _ in consumers]
-    for start in range(0, n_resamples, step):
-        rows = min(step, n_resamples - start)
-        drawn = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
+    for drawn in drawn_counts(n_units, n_resamples, seed, step):
         # Units-major memory: a sparse (cells x units) @ counts.T product reads it in place.
-        counts = np.ascontiguousarray(drawn.T).T
+        counts = np.ascontiguousarray(drawn.T, dtype=float).T
         for part, consumer in zip(parts, consumers, strict=True):
             part.append(consumer(counts))
     out = []
@@ -75,6 +73,38 @@ def run(
             }
         )
     return out
+
+
+CACHED_CELLS = 1 << 25
+"""Largest draw (resamples x units) :func:`drawn_counts` keeps for the next caller."""
+
+
+def drawn_counts(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
+    """The resamples' count matrices, ``step`` resamples per chunk, drawn from ``seed``.
+
+    A field's slices, judges and rater ceilings are each resampled over all of the field's
+    units with the study's seed: the same draws, again and again. The last four draws (up to
+    :data:`CACHED_CELLS` counts each, stored as small integers) are kept, so the draws are
+    paid once per field and only the statistics once per slice; the numbers do not change.
+    """
+    if n_units * n_resamples > CACHED_CELLS:
+        return tuple(_draw(n_units, n_resamples, seed, step))
+    return _cached_draw(n_units, n_resamples, seed, step)
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_draw(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
+    return tuple(_draw(n_units, n_resamples, seed, step))
+
+
+def _draw(n_units: int, n_resamples: int, seed: int, step: int) -> Iterator[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    for start in range(0, n_resamples, step):
+        rows = min(step, n_resamples - start)
+        counts = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
+        counts = counts.astype(np.min_scalar_type(int(counts.max()) if counts.size else 0))
+        counts.flags.writeable = False
+        yield counts
 
 
 def dense_correlations(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:

@@ -201,6 +201,29 @@ CONSENSUS_RECOVERY = Table(
     key=("study", "task", "field", "method"),
 )
 
+CONSENSUS_DRAFT = Table(
+    "staging.consensus_draft",
+    "The policy consensus as last computed, with a fingerprint of what it was computed from.",
+    grain="rated item and rating field",
+    written_by="adjudication_queue",
+    columns=(
+        *CONSENSUS.columns,
+        Column(
+            "inputs",
+            f.VARCHAR,
+            "SHA-256 of the study model, the counting ratings, the rated items' tiers and the "
+            "decisions the rows were computed from.",
+            nullable=False,
+        ),
+    ),
+    key=CONSENSUS.key,
+    details="Computed once per set of inputs by the first step that needs it "
+    "(`adjudication_queue`, `adjudication_packets`, the adjudication backlog check or "
+    "`consensus`) and read back by the others while the fingerprint matches; the "
+    "`reason` of open disputes and the hold on promoted items are applied after "
+    "(`gold.consensus` has them).",
+)
+
 GOLD_CONTRACT = Table(
     "staging.gold_contract",
     "The Great Expectations results of the gold-table contract, for the study report.",
@@ -226,5 +249,6 @@ TABLES = (
     CONSENSUS_BY_CONDITION,
     WIDE_CONSENSUS,
     CONSENSUS_RECOVERY,
+    CONSENSUS_DRAFT,
     GOLD_CONTRACT,
 )

@@ -23,7 +23,7 @@ from raterlab.agreement import (
     scott_pi,
     spearman_rho,
 )
-from raterlab.agreement.bootstrap import STATISTICS
+from raterlab.agreement.bootstrap import STATISTICS, bootstrap_cis
 from tests.agreement.test_reference import random_ratings
 
 SCALE = [1, 2, 3, 4, 5]
@@ -171,3 +171,33 @@ def test_interval_matches_scipy_for_a_mean(method: str) -> None:
     step = 1 / len(agree)  # the resampled means lie on a grid of this step
     assert ours.low == pytest.approx(reference.low, abs=step)
     assert ours.high == pytest.approx(reference.high, abs=step)
+
+
+def test_shared_resamples_give_each_coefficients_own_interval():
+    """Several coefficients bootstrapped together (one set of draws per number of units) get
+    exactly the intervals of one ``bootstrap_ci`` each; one that does not apply gets its
+    error in its place; a Generator seed is consumed as by successive calls."""
+    rng = np.random.default_rng(8)
+    ratings = rng.integers(1, 6, (120, 3)).astype(float)
+    ratings[rng.random(ratings.shape) < 0.25] = np.nan
+    requests = [
+        ("krippendorff_alpha", {"level": "ordinal"}),
+        ("percent_agreement", {}),
+        ("cohen_kappa", {}),
+        ("gwet_ac2", {"weights": "quadratic", "categories": [1, 2, 3, 4, 5]}),
+        ("fleiss_kappa", {}),
+    ]
+    for method in ("percentile", "bca"):
+        together = bootstrap_cis(ratings, requests, 300, method=method, seed=4)
+        for (name, options), result in zip(requests, together, strict=True):
+            try:
+                alone = bootstrap_ci(ratings, name, 300, method=method, seed=4, **options)
+            except ValueError as error:
+                assert isinstance(result, ValueError) and str(result) == str(error)
+                continue
+            assert result == alone
+    assert isinstance(together[2], ValueError)  # Cohen's kappa takes two raters
+    defined = [requests[0], requests[1]]
+    together = bootstrap_cis(ratings, defined, 200, seed=np.random.default_rng(2))
+    generator = np.random.default_rng(2)
+    assert together == [bootstrap_ci(ratings, n, 200, seed=generator, **o) for n, o in defined]

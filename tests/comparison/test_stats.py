@@ -141,3 +141,33 @@ def test_bootstrap_intervals_are_seeded_and_cover_the_estimate():
     assert constant["mean_low"] == constant["mean_high"] == 2.0
     groups = stats.bootstrap_groups(d + 1, d, np.random.default_rng(0))
     assert groups["mean_low"] < 1 < groups["mean_high"]
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 40])
+def test_resample_medians_and_means_are_those_of_the_drawn_values(n):
+    """Each resample's mean and median, read from its counts, equal NumPy's on the values
+    the counts stand for (odd and even sizes, ties, one unit)."""
+    values = np.random.default_rng(n).integers(1, 6, n).astype(float)
+    draws = stats.Resamples(values, np.random.default_rng(3), 300)
+    assert (draws.counts.sum(axis=1) == n).all()
+    expanded = [np.repeat(draws.levels, row) for row in draws.counts]
+    np.testing.assert_array_equal(draws.medians(), [np.median(e) for e in expanded])
+    np.testing.assert_allclose(draws.means(), [e.mean() for e in expanded], rtol=1e-12)
+
+
+def test_multinomial_resamples_match_resampling_units():
+    """Drawing counts of the distinct values is the unit bootstrap's distribution: the
+    percentiles of the mean and median difference agree with index resampling to Monte Carlo
+    error (20,000 replicates each)."""
+    rng = np.random.default_rng(11)
+    x = rng.integers(1, 6, 300).astype(float)
+    y = rng.integers(1, 6, 250).astype(float)
+    counted = stats.bootstrap_groups(x, y, np.random.default_rng(0), replicates=20_000)
+    draw = np.random.default_rng(1)
+    bx = x[draw.integers(0, len(x), (20_000, len(x)))]
+    by = y[draw.integers(0, len(y), (20_000, len(y)))]
+    means = np.percentile(bx.mean(axis=1) - by.mean(axis=1), [2.5, 97.5])
+    medians = np.percentile(np.median(bx, axis=1) - np.median(by, axis=1), [2.5, 97.5])
+    assert counted["mean_low"] == pytest.approx(means[0], abs=0.02)
+    assert counted["mean_high"] == pytest.approx(means[1], abs=0.02)
+    assert (counted["median_low"], counted["median_high"]) == tuple(medians)

@@ -1,0 +1,71 @@
+"""The policy consensus computed once per set of inputs, kept in ``staging.consensus_draft``.
+
+One annotation run reads the same consensus four times: the adjudication queue, the
+packets that issue it, the adjudication backlog check and the ``consensus`` asset (the last
+two after new decisions may have arrived). :func:`policy_consensus` computes it
+(:func:`raterlab.consensus.policy.compute_consensus`, Dawid-Skene included) when the stored
+draft was computed from other inputs, and otherwise reads the draft back. The inputs are
+fingerprinted (SHA-256 of the study model, the counting ratings, the rated items with their
+tiers and the decisions), so a draft is only ever reused for exactly the inputs it was
+computed from, and any asset re-materialized alone gets what a fresh computation gives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import duckdb
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.adjudication.queue import rated_items
+from raterlab.consensus.inputs import StudyTables
+from raterlab.consensus.policy import compute_consensus
+from raterlab.protocol import Study
+from raterlab.tables import names
+from raterlab.tables.consensus import CONSENSUS, CONSENSUS_DRAFT
+
+COLUMNS = names(CONSENSUS)[1:]
+
+
+def fingerprint(study: Study, tables: StudyTables, items: pd.DataFrame) -> str:
+    """SHA-256 over everything :func:`compute_consensus` reads: the study model, the counting
+    ratings, the rated items with their tiers, and the decisions (each frame's row hashes in
+    order, with its column names)."""
+    digest = hashlib.sha256(study.model_dump_json().encode())
+    for frame in (tables.ratings, items, tables.adjudications):
+        digest.update("|".join(map(str, frame.columns)).encode())
+        if len(frame):
+            rows = pd.util.hash_pandas_object(frame.astype(object), index=False)
+            digest.update(rows.to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+def _stored(con: duckdb.DuckDBPyConnection, study: str, inputs: str) -> pd.DataFrame | None:
+    """The draft computed from ``inputs``, typed as :func:`compute_consensus` returns it, or
+    ``None`` when the stored draft is of other inputs or absent."""
+    draft = warehouse.read_study_rows(con, CONSENSUS_DRAFT.name, study)
+    if draft.empty or not (draft["inputs"] == inputs).all():
+        return None
+    out = draft[COLUMNS].astype({"n_ratings": "int64"})
+    out["computed_at"] = out["computed_at"].dt.tz_convert("UTC")
+    return out
+
+
+def policy_consensus(
+    con: duckdb.DuckDBPyConnection, study: Study, tables: StudyTables
+) -> pd.DataFrame:
+    """The study's policy consensus of ``tables`` (``gold.consensus`` rows without ``study``,
+    before open disputes' reasons and the hold on promoted items are applied): read back from
+    ``staging.consensus_draft`` when it was computed from the same inputs, else computed and
+    kept there (``con`` must be writable)."""
+    items = rated_items(tables)
+    inputs = fingerprint(study, tables, items)
+    stored = _stored(con, study.name, inputs)
+    if stored is not None:
+        return stored
+    consensus = compute_consensus(study, tables.ratings, items, tables.adjudications)
+    warehouse.replace_study_rows(
+        con, CONSENSUS_DRAFT.name, study.name, consensus.assign(inputs=inputs)
+    )
+    return consensus

@@ -1,0 +1,76 @@
+"""The policy consensus computed once per set of inputs: the stored draft equals a fresh
+computation, is reused only for the same inputs, and the gold tables built from it are the
+ones a fresh computation builds."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.adjudication.ingest import ingest_inbox
+from raterlab.adjudication.packets import issue_packets, refresh_queue
+from raterlab.adjudication.queue import rated_items
+from raterlab.consensus import draft
+from raterlab.consensus.build import build_consensus
+from raterlab.consensus.inputs import load_tables
+from raterlab.consensus.policy import compute_consensus
+from raterlab.simulate.adjudicators import simulate_adjudication
+from tests.consensus.conftest import SECRET
+
+TIME = ["computed_at"]
+
+
+def _fresh(study, tables) -> pd.DataFrame:
+    return compute_consensus(study, tables.ratings, rated_items(tables), tables.adjudications)
+
+
+def _same(stored: pd.DataFrame, fresh: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(
+        stored.drop(columns=TIME).reset_index(drop=True),
+        fresh.drop(columns=TIME).reset_index(drop=True),
+    )
+
+
+def test_the_stored_draft_equals_a_fresh_computation(loop_home, monkeypatch) -> None:
+    study, home = loop_home
+    with warehouse.connect(home.warehouse) as con:
+        tables = load_tables(con, study)
+        first = draft.policy_consensus(con, study, tables)
+        calls = []
+        monkeypatch.setattr(
+            draft, "compute_consensus", lambda *a, **k: calls.append(a) or _fresh(study, tables)
+        )
+        again = draft.policy_consensus(con, study, load_tables(con, study))
+    assert calls == [], "the same inputs were computed again"
+    _same(again, _fresh(study, tables))
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_new_decisions_change_the_inputs(loop_home) -> None:
+    study, home = loop_home
+    with warehouse.connect(home.warehouse) as con:
+        before = load_tables(con, study)
+        draft.policy_consensus(con, study, before)
+        issue_packets(study, home, con, SECRET)
+    simulate_adjudication(study, home)
+    with warehouse.connect(home.warehouse) as con:
+        ingest_inbox(study, home, con)
+        after = load_tables(con, study)
+        assert draft.fingerprint(study, before, rated_items(before)) != draft.fingerprint(
+            study, after, rated_items(after)
+        )
+        decided = draft.policy_consensus(con, study, after)
+    assert (decided["status"] == "adjudicated").any()
+    _same(decided, _fresh(study, after))
+
+
+def test_gold_tables_from_the_draft_equal_those_from_a_fresh_computation(loop_home) -> None:
+    study, home = loop_home
+    with warehouse.connect(home.warehouse) as con:
+        refresh_queue(con, study)  # stores the draft, as the adjudication_queue asset does
+        from_draft = build_consensus(con, study)
+        con.execute("DELETE FROM staging.consensus_draft")
+        fresh = build_consensus(con, study)
+    _same(from_draft.consensus, fresh.consensus)
+    pd.testing.assert_frame_equal(from_draft.items, fresh.items, check_dtype=False)
+    pd.testing.assert_frame_equal(from_draft.queue, fresh.queue, check_dtype=False)
