@@ -65,34 +65,49 @@ def _next_id(con: duckdb.DuckDBPyConnection, tables: set[str]) -> int:
 def plan(
     con: duckdb.DuckDBPyConnection, study: str, labels: Labels, version_at: datetime
 ) -> pa.Table:
-    """``labels``'s ratings, each with its ``change`` (see the module docstring), its
-    ``fingerprint``, the current rating it meets (``old_id``, ``current_file``,
-    ``current_sha256``) and a fresh ``rating_id``. Reads only.
+    """``labels``'s ratings, each with its ``change`` (see the module docstring), the current
+    rating it meets (``old_id``, ``current_file``, ``current_sha256``) and a fresh
+    ``rating_id``. Reads only.
 
     DuckDB computes only the plan's own columns, in the ratings' order; they are appended to
-    ``labels.table``, whose columns are not copied."""
+    ``labels.table``, whose columns are not copied. On a task's first return there is nothing
+    to meet: every rating is new, and DuckDB is not asked."""
     ratings = labels.table
     tables = {t for t in ("gold.ratings", HISTORY) if table_exists(con, t)}
-    if "gold.ratings" in tables:
+    params = {"study": study, "task": labels.constants["task"], "version": version_at}
+    if _meets_current(con, tables, params):
         con.register("_wide", ratings.append_column("_pos", pa.array(np.arange(len(ratings)))))
         try:
-            planned = con.sql(
-                _plan_query(labels, HISTORY in tables),
-                params={"study": study, "task": labels.constants["task"], "version": version_at},
-            ).to_arrow_table()
+            planned = con.sql(_plan_query(labels, HISTORY in tables), params=params)
+            planned = planned.to_arrow_table()
         finally:
             con.unregister("_wide")
         for name in planned.column_names:
             ratings = ratings.append_column(name, planned[name])
     else:
-        ratings = ratings.append_column("change", pa.array(["new"] * len(ratings), pa.string()))
+        ratings = ratings.append_column("change", pa.repeat("new", len(ratings)))
     first = _next_id(con, tables) + 1
     return ratings.append_column("rating_id", pa.array(np.arange(first, first + len(ratings))))
 
 
+def _meets_current(con: duckdb.DuckDBPyConnection, tables: set[str], params: dict) -> bool:
+    """Whether the task has current or withdrawn ratings a file's ratings could meet; if not
+    (a first return), every rating is new and the plan needs no join."""
+    sources = [
+        f"SELECT 1 FROM {table} WHERE study = $study AND task = $task{where}"
+        for table, where in (("gold.ratings", ""), (HISTORY, " AND change = 'withdrawn'"))
+        if table in tables
+    ]
+    if not sources:
+        return False
+    query = " UNION ALL ".join(f"SELECT EXISTS ({s})" for s in sources)
+    flags = con.execute(query, {"study": params["study"], "task": params["task"]}).fetchall()
+    return any(flag for (flag,) in flags)
+
+
 def _plan_query(labels: Labels, with_history: bool) -> str:
-    """SQL: per rating of ``_wide`` (in its order), its fingerprint, the current rating it
-    meets and its change."""
+    """SQL: per rating of ``_wide`` (in its order), the current rating it meets and its
+    change."""
     joined = " AND ".join(f"r.{c} = w.{c}" for c in RATING_KEY)
     fingerprint = _fingerprint(labels)
     withdrawn = (
@@ -103,7 +118,7 @@ def _plan_query(labels: Labels, with_history: bool) -> str:
         "NULL::TIMESTAMPTZ AS withdrawn_at WHERE false"
     )
     on_withdrawn = " AND ".join(f"x.{c} = w.{c}" for c in RATING_KEY)
-    return f"""SELECT {fingerprint} AS fingerprint, r.rating_id AS old_id,
+    return f"""SELECT r.rating_id AS old_id,
                    coalesce(r.source_file, 'withdrawn') AS current_file,
                    r.source_sha256 AS current_sha256,
                    CASE WHEN r.rating_id IS NULL AND $version < x.withdrawn_at THEN 'older'
@@ -163,21 +178,23 @@ _APPLIED = "change IN ('new', 'replaced')"
 def _insert_current(
     con: duckdb.DuckDBPyConnection,
     study: str,
-    fields: list[str],
+    labels: Labels,
     columns: list[str],
     bound: str,
     constants: dict,
 ) -> None:
-    """``_plan``'s new and replacing ratings become current."""
+    """``_plan``'s new and replacing ratings become current, with their fingerprints."""
+    selected = ", ".join(f"w.{c}" for c in columns if c != "fingerprint")
     con.execute(
-        f"""INSERT INTO gold.ratings BY NAME SELECT {bound}, {", ".join(columns)}
-            FROM _plan WHERE {_APPLIED}""",
+        f"""INSERT INTO gold.ratings BY NAME
+            SELECT {bound}, {selected}, {_fingerprint(labels)} AS fingerprint
+            FROM _plan w WHERE {_APPLIED}""",
         constants,
     )
-    if fields:
+    if labels.fields:
         con.execute(
             "INSERT INTO gold.rating_values SELECT $study AS study, * FROM "
-            f"({_melt(fields, _APPLIED)})",
+            f"({_melt(labels.fields, _APPLIED)})",
             {"study": study},
         )
 
@@ -235,7 +252,7 @@ def apply_labels(
                 {},
             )
         if counts["new"] or counts["replaced"]:
-            _insert_current(con, study, labels.fields, columns, bound, constants)
+            _insert_current(con, study, labels, columns, bound, constants)
         if counts["older"]:
             _insert_older(con, labels.fields, columns, bound, {**constants, "now": now})
         if counts["unchanged"]:
