@@ -15,7 +15,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -130,18 +130,23 @@ def _jsonable(frame: pd.DataFrame) -> pd.DataFrame:
 
 def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     """Whether ``schema.name`` exists (as a table or a view)."""
-    schema, name = table.split(".")
-    found = (
-        con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE schema_name = ? AND table_name = ?",
-            [schema, name],
-        ).fetchall()[0][0]
-        or con.execute(
-            "SELECT count(*) FROM duckdb_views() WHERE schema_name = ? AND view_name = ?",
-            [schema, name],
-        ).fetchall()[0][0]
-    )
-    return bool(found)
+    return table in existing_tables(con, (table,))
+
+
+def existing_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> set[str]:
+    """Those of ``tables`` (``schema.name``) that exist, as tables or views, in one look at
+    the catalog."""
+    return {
+        name
+        for (name,) in con.execute(
+            """SELECT schema_name || '.' || table_name AS name FROM duckdb_tables()
+               WHERE list_contains($tables, name)
+               UNION ALL
+               SELECT schema_name || '.' || view_name AS name FROM duckdb_views()
+               WHERE list_contains($tables, name)""",
+            {"tables": list(tables)},
+        ).fetchall()
+    }
 
 
 def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame) -> int:

@@ -35,7 +35,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from raterlab.ingest.labels import LABEL_COLUMNS, Labels, number_column, value_column
-from raterlab.ingest.store import DDL, LABELS_SELECT, table_exists, transaction
+from raterlab.ingest.store import DDL, LABELS_SELECT, transaction
+from raterlab.warehouse import existing_tables
 
 CHANGES = ("new", "replaced", "unchanged", "older")
 RATING_KEY = ("annotator_id", "batch", "item_id", "copy")
@@ -73,7 +74,7 @@ def plan(
     ``labels.table``, whose columns are not copied. On a task's first return there is nothing
     to meet: every rating is new, and DuckDB is not asked."""
     ratings = labels.table
-    tables = {t for t in ("gold.ratings", HISTORY) if table_exists(con, t)}
+    tables = existing_tables(con, ("gold.ratings", HISTORY))
     params = {"study": study, "task": labels.constants["task"], "version": version_at}
     if _meets_current(con, tables, params):
         con.register("_wide", ratings.append_column("_pos", pa.array(np.arange(len(ratings)))))

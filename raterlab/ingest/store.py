@@ -89,6 +89,14 @@ def quarantine(source: Path, folder: Path, name: str) -> Path:
     return folder / name
 
 
+def insert_row(con: duckdb.DuckDBPyConnection, table: str, row: dict) -> None:
+    """Append one row (column name to value) to ``table``, its values bound as parameters
+    (registering a one-row DataFrame costs more than the insert)."""
+    names = ", ".join(f'"{c}"' for c in row)
+    marks = ", ".join(f"${i}" for i in range(1, len(row) + 1))
+    con.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(row.values()))
+
+
 def insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> None:
     """Append ``frame``'s rows to ``table`` by column name."""
     if frame.empty:
@@ -196,9 +204,9 @@ def commit_file(
     with transaction(con):
         if known_outcome(con, study, sha, ledger) is not None:
             return None
-        insert(con, "raw.returned_files", pd.DataFrame([file_row]))
+        insert_row(con, "raw.returned_files", file_row)
         if apply is not None:
             outcome = {**outcome, **apply(con)}
         insert(con, ledger.issues, issues.assign(study=study, sha256=sha))
-        insert(con, ledger.outcomes, pd.DataFrame([{**outcome, "study": study, "sha256": sha}]))
+        insert_row(con, ledger.outcomes, {**outcome, "study": study, "sha256": sha})
     return outcome

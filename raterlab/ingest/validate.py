@@ -286,12 +286,14 @@ def edge_case_warnings(
     """The study's mechanically checkable guide rules, as warnings (never rejections)."""
     if joined.empty:
         return _empty()
-    by_row = frame.set_index(ROW)
-    parts = []
+    parts, by_row = [], None
     for case, matching in zip(study.edge_cases, context.edge_items, strict=True):
-        if case.task != task:
+        if case.task != task or not matching:
             continue
         hits = joined[joined["item_id"].isin(list(matching)).to_numpy()]
+        if hits.empty:
+            continue
+        by_row = frame.set_index(ROW) if by_row is None else by_row
         for name, want in case.expect.items():
             values = by_row.loc[hits[ROW], name].str.strip()
             wrong = values[pd.to_numeric(values, errors="coerce") != want]
