@@ -36,7 +36,7 @@ def fingerprint(study: Study, tables: StudyTables, items: pd.DataFrame) -> str:
     for frame in (tables.ratings, items, tables.adjudications):
         digest.update("|".join(map(str, frame.columns)).encode())
         if len(frame):
-            rows = pd.util.hash_pandas_object(frame.astype(object), index=False)
+            rows = pd.util.hash_pandas_object(frame, index=False)
             digest.update(rows.to_numpy().tobytes())
     return digest.hexdigest()
 
