@@ -121,6 +121,9 @@ def _jsonable(frame: pd.DataFrame) -> pd.DataFrame:
     """Dict and list cells as JSON text, so DuckDB stores them as one column of type JSON."""
     out = frame.copy()
     for column in out.columns:
+        # infer_dtype scans in C; "mixed" is what dicts and lists (and little else) give
+        if out[column].dtype != object or pd.api.types.infer_dtype(out[column]) != "mixed":
+            continue
         if any(isinstance(v, dict | list) for v in out[column]):
             out[column] = out[column].map(
                 lambda v: None if v is None else json.dumps(v, ensure_ascii=False)
@@ -129,24 +132,21 @@ def _jsonable(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    """Whether ``schema.name`` exists (as a table or a view)."""
-    return table in existing_tables(con, (table,))
+    """Whether ``schema.name`` exists (as a table or a view).
+
+    Asked of the catalog by name (``con.table``), about 0.1 ms: ``duckdb_tables()`` builds a
+    row per table of the warehouse (about 2.5 ms in a full study's), and ingest asks per
+    file."""
+    try:
+        con.table(table)
+    except duckdb.CatalogException:
+        return False
+    return True
 
 
 def existing_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> set[str]:
-    """Those of ``tables`` (``schema.name``) that exist, as tables or views, in one look at
-    the catalog."""
-    return {
-        name
-        for (name,) in con.execute(
-            """SELECT schema_name || '.' || table_name AS name FROM duckdb_tables()
-               WHERE list_contains($tables, name)
-               UNION ALL
-               SELECT schema_name || '.' || view_name AS name FROM duckdb_views()
-               WHERE list_contains($tables, name)""",
-            {"tables": list(tables)},
-        ).fetchall()
-    }
+    """Those of ``tables`` (``schema.name``) that exist, as tables or views."""
+    return {table for table in tables if table_exists(con, table)}
 
 
 def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame) -> int:

@@ -36,21 +36,11 @@ RATING_COLUMNS = (
 )
 
 
-def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    """Whether ``schema.name`` is a table or view of the warehouse."""
-    schema, name = table.split(".", 1)
-    found = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?",
-        [schema, name],
-    ).fetchall()
-    return found[0][0] > 0
-
-
 def read_table(
     con: duckdb.DuckDBPyConnection, table: str, study: str, json_columns: tuple[str, ...] = ()
 ) -> pd.DataFrame | None:
     """``study``'s rows of ``table``, or ``None`` when the table does not exist yet."""
-    if not table_exists(con, table):
+    if not warehouse.table_exists(con, table):
         return None
     frame = warehouse.read_study_rows(con, table, study)
     frame = frame.astype({c: object for c in frame.columns if str(frame[c].dtype) == "string"})

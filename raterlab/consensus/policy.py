@@ -47,6 +47,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pandas as pd
+import polars as pl
 
 from raterlab.consensus.dawid_skene import dawid_skene
 from raterlab.consensus.schema import RESOLVED
@@ -89,45 +90,32 @@ def format_number(value: float) -> str:
 
 
 def _groups(ratings: pd.DataFrame, flags: tuple[str, ...] = ()) -> pd.DataFrame:
-    """Per (task, item, field): the values (text) and confidences of the counting ratings,
-    whether any of them was given with confidence ``low``, and whether any rating's notes
-    contain one of ``flags``."""
-    groups: dict[tuple[str, str, str], list[str]] = {}
-    confidences: dict[tuple[str, str, str], list[str | None]] = {}
-    low: dict[tuple[str, str, str], bool] = {}
-    flagged: dict[tuple[str, str, str], bool] = {}
-    n = len(ratings)
-    confidence = ratings["confidence"].astype(object).to_numpy() if n else []
-    notes = ratings["notes"].astype(object).to_numpy() if n and "notes" in ratings else [None] * n
-    for task, item, field, value, conf, note in zip(
-        ratings["task"],
-        ratings["item_id"],
-        ratings["field"],
-        ratings["value"],
-        confidence,
-        notes,
-        strict=True,
-    ):
-        key = (task, item, field)
-        conf = conf.lower() if isinstance(conf, str) else None
-        groups.setdefault(key, []).append(value)
-        confidences.setdefault(key, []).append(conf)
-        low[key] = low.get(key, False) or conf == "low"
-        hit = isinstance(note, str) and any(flag in note for flag in flags)
-        flagged[key] = flagged.get(key, False) or hit
-    keys = sorted(groups)
+    """Per (task, item, field), sorted: the values (text) and confidences (lower-cased) of the
+    counting ratings in their order, whether any of them was given with confidence ``low``,
+    and whether any rating's notes contain one of ``flags``. Grouped by Polars (a loop over
+    the ratings in Python cost about 1 s per 100,000)."""
+    columns = ["task", "item_id", "field", "values", "confidences", "low", "flagged"]
+    if ratings.empty:
+        return pd.DataFrame(columns=columns, dtype=object).astype({"low": bool, "flagged": bool})
+    text = ["task", "item_id", "field", "value", "confidence", "notes"]
+    present = ratings.reindex(columns=text).astype(object)
+    frame = pl.from_pandas(present).with_columns(pl.col(text).cast(pl.String))
+    confidence = pl.col("confidence").str.to_lowercase()
+    flagged = pl.any_horizontal(
+        pl.lit(False), *(pl.col("notes").str.contains(flag, literal=True) for flag in flags)
+    ).fill_null(False)
+    grouped = (
+        frame.group_by("task", "item_id", "field", maintain_order=True)
+        .agg(
+            pl.col("value").alias("values"),
+            confidence.alias("confidences"),
+            (confidence == "low").fill_null(False).any().alias("low"),
+            flagged.any().alias("flagged"),
+        )
+        .sort("task", "item_id", "field")
+    )
     return pd.DataFrame(
-        {
-            "task": [k[0] for k in keys],
-            "item_id": [k[1] for k in keys],
-            "field": [k[2] for k in keys],
-            "values": [groups[k] for k in keys],
-            "confidences": [confidences[k] for k in keys],
-            "low": [low[k] for k in keys],
-            "flagged": [flagged[k] for k in keys],
-        },
-        columns=["task", "item_id", "field", "values", "confidences", "low", "flagged"],
-        dtype=object,
+        {c: grouped[c].to_list() for c in columns}, columns=columns, dtype=object
     ).astype({"low": bool, "flagged": bool})
 
 
