@@ -117,7 +117,7 @@ def connect(path: Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConn
         con.close()
 
 
-def _jsonable(frame: pd.DataFrame) -> pd.DataFrame:
+def jsonable(frame: pd.DataFrame) -> pd.DataFrame:
     """Dict and list cells as JSON text, so DuckDB stores them as one column of type JSON."""
     out = frame.copy()
     for column in out.columns:
@@ -163,7 +163,7 @@ def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.D
         ddl.ensure(con, declaration)
     elif frame.empty and not table_exists(con, table):
         return 0
-    data = _jsonable(frame).assign(study=study)
+    data = jsonable(frame).assign(study=study)
     data = data[["study", *[c for c in data.columns if c != "study"]]]
     con.register("_incoming", data)
     try:

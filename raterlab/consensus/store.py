@@ -16,12 +16,12 @@ Views (all studies):
 
 from __future__ import annotations
 
-import json
 import re
 
 import duckdb
 import pandas as pd
 
+from raterlab import warehouse
 from raterlab.protocol import CategoricalField, Study
 from raterlab.tables import ddl, names
 from raterlab.tables.adjudication import ADJUDICATION_HISTORY, ADJUDICATIONS
@@ -97,13 +97,8 @@ def create_views(con: duckdb.DuckDBPyConnection, study: Study) -> list[str]:
 
 
 def _prepared(frame: pd.DataFrame, columns: list[str], study: str) -> pd.DataFrame:
-    out = frame.copy()
+    out = warehouse.jsonable(frame)
     out.insert(0, "study", study)
-    for column in out.columns:
-        if any(isinstance(v, dict | list) for v in out[column]):
-            out[column] = out[column].map(
-                lambda v: None if v is None else json.dumps(v, ensure_ascii=False)
-            )
     return out[columns]
 
 

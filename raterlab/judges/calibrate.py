@@ -124,7 +124,8 @@ class FieldInput:
 
 
 def _missing(values: np.ndarray) -> np.ndarray:
-    return np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in values])
+    """None or NaN, per value."""
+    return pd.isna(np.asarray(values))
 
 
 def majority(humans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -345,18 +346,18 @@ def _alt_rows(fi: FieldInput, opts: Options, scoring: str) -> Iterator[dict]:
 
 # --------------------------------------------------------------------------- graded
 def _graded_slice(
-    fi: FieldInput, opts: Options, slice_: str, mask: np.ndarray, human: np.ndarray
+    fi: FieldInput,
+    opts: Options,
+    slice_: str,
+    mask: np.ndarray,
+    human: np.ndarray,
+    others: list[np.ndarray],
 ) -> Iterator[dict]:
-    """Item level in one slice: each judge and each left-out annotator, and the bias."""
+    """Item level in one slice: each judge and each left-out annotator (against ``others``,
+    the other annotators' aggregate), and the bias."""
     alpha = _alpha(fi.humans[mask], fi.alpha_level)
     pairs = {j: np.where(mask, v.astype(float), np.nan) for j, v in fi.judges.items()}
-    loo = {
-        r: (
-            np.where(mask, fi.humans[:, i], np.nan),
-            aggregate(_without(fi.humans, i), opts.aggregate),
-        )
-        for i, r in enumerate(fi.raters)
-    }
+    loo = {r: (np.where(mask, fi.humans[:, i], np.nan), others[i]) for i, r in enumerate(fi.raters)}
     consumers, cells = [], 1
     for x, y in [*((x, human) for x in pairs.values()), *loo.values()]:
         consumer, size = _correlation_consumer(x, y)
@@ -385,13 +386,12 @@ def _graded_slice(
         )
 
 
-def _graded_system(fi: FieldInput, opts: Options, human: np.ndarray) -> Iterator[dict]:
+def _graded_system(
+    fi: FieldInput, opts: Options, human: np.ndarray, others: list[np.ndarray]
+) -> Iterator[dict]:
     codes = pd.factorize(pd.Series(fi.systems).fillna("(none)"))[0]
     pairs = {j: v.astype(float) for j, v in fi.judges.items()}
-    loo = [
-        (fi.humans[:, i], aggregate(_without(fi.humans, i), opts.aggregate))
-        for i in range(len(fi.raters))
-    ]
+    loo = [(fi.humans[:, i], others[i]) for i in range(len(fi.raters))]
     consumers = [resample.system_consumer(x, human, codes) for x in pairs.values()]
     consumers += [resample.system_consumer(x, y, codes) for x, y in loo]
     results = resample.run(human.size, consumers, opts.resamples, opts.seed, int(codes.max()) + 1)
@@ -422,14 +422,13 @@ def _group_estimates(x: np.ndarray, y: np.ndarray, codes: np.ndarray, n_groups: 
     return {"values": out, "sizes": sizes}
 
 
-def _graded_group(fi: FieldInput, opts: Options, human: np.ndarray) -> Iterator[dict]:
+def _graded_group(
+    fi: FieldInput, opts: Options, human: np.ndarray, others: list[np.ndarray]
+) -> Iterator[dict]:
     codes, uniques = pd.factorize(pd.Series(fi.groups).fillna("(none)"))
     n_groups = len(uniques)
     pairs = {j: v.astype(float) for j, v in fi.judges.items()}
-    loo = [
-        (fi.humans[:, i], aggregate(_without(fi.humans, i), opts.aggregate))
-        for i in range(len(fi.raters))
-    ]
+    loo = [(fi.humans[:, i], others[i]) for i in range(len(fi.raters))]
     estimates = [_group_estimates(x, human, codes, n_groups) for x in pairs.values()]
     estimates += [_group_estimates(x, y, codes, n_groups) for x, y in loo]
     consumers = [
@@ -462,12 +461,13 @@ def _graded_group(fi: FieldInput, opts: Options, human: np.ndarray) -> Iterator[
 
 def _graded_rows(fi: FieldInput, opts: Options) -> Iterator[dict]:
     human = aggregate(fi.humans, opts.aggregate)
+    others = [aggregate(_without(fi.humans, i), opts.aggregate) for i in range(len(fi.raters))]
     for slice_, mask in {ALL: np.ones(fi.units.size, dtype=bool), **fi.slices}.items():
-        yield from _graded_slice(fi, opts, slice_, mask, human)
+        yield from _graded_slice(fi, opts, slice_, mask, human, others)
     if "group" in opts.levels and fi.groups is not None:
-        yield from _graded_group(fi, opts, human)
+        yield from _graded_group(fi, opts, human, others)
     if "system" in opts.levels and fi.systems is not None:
-        yield from _graded_system(fi, opts, human)
+        yield from _graded_system(fi, opts, human, others)
         diffs = {(j, None): v.astype(float) - human for j, v in fi.judges.items()}
         yield from _system_bias(fi, opts, diffs)
     yield from _alt_rows(fi, opts, "neg_rmse")
@@ -514,16 +514,23 @@ def _label_differences(tab: Tabulated, labels: list) -> dict:
 
 
 def _categorical_slice(
-    fi: FieldInput, opts: Options, slice_: str, mask: np.ndarray, human: np.ndarray
+    fi: FieldInput,
+    opts: Options,
+    slice_: str,
+    mask: np.ndarray,
+    human: np.ndarray,
+    others: list[np.ndarray],
 ) -> Iterator[dict]:
+    """Item level in one slice: each judge and each left-out annotator (against ``others``,
+    the other annotators' majority), per-label precision, recall and bias, Brier and ECE."""
     labels = list(fi.labels or [])
     alpha = _alpha(fi.humans[mask], fi.alpha_level)
     masked_human = np.where(mask, human, None)
     judge_tabs = {j: tabulate_labels(v, masked_human, labels) for j, v in fi.judges.items()}
-    loo_tabs = []
-    for i in range(len(fi.raters)):
-        others, _ = majority(_without(fi.humans, i))
-        loo_tabs.append(tabulate_labels(np.where(mask, fi.humans[:, i], None), others, labels))
+    loo_tabs = [
+        tabulate_labels(np.where(mask, fi.humans[:, i], None), others[i], labels)
+        for i in range(len(fi.raters))
+    ]
     consumers = [_kappa_consumer(t)[0] for t in [*judge_tabs.values(), *loo_tabs]]
     indicator = {
         (judge, label): diff
@@ -617,8 +624,9 @@ def _categorical_rows(fi: FieldInput, opts: Options) -> Iterator[dict]:
             n=int((~_missing(human) | tied).sum()),
             estimate=float(tied.sum()),
         )
+    others = [majority(_without(fi.humans, i))[0] for i in range(len(fi.raters))]
     for slice_, mask in {ALL: np.ones(fi.units.size, dtype=bool), **fi.slices}.items():
-        yield from _categorical_slice(fi, opts, slice_, mask, human)
+        yield from _categorical_slice(fi, opts, slice_, mask, human, others)
     if "system" in opts.levels and fi.systems is not None:
         labels = list(fi.labels or [])
         diffs = {

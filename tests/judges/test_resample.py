@@ -40,3 +40,26 @@ def test_a_draw_too_large_to_keep_is_drawn_each_time(monkeypatch) -> None:
     assert all(
         (a == b).all() and (a.sum(axis=1) == 50).all() for a, b in zip(one, two, strict=True)
     )
+
+
+def test_means_of_one_run_equal_each_mean_resampled_on_its_own() -> None:
+    """The means of a run share one matrix product; each must still be the weighted mean of
+    its own defined values, NaN (undefined units) skipped, beside a non-mean consumer."""
+    rng = np.random.default_rng(3)
+    columns = [rng.normal(size=400) for _ in range(4)]
+    columns[1][rng.random(400) < 0.3] = np.nan
+    columns[2][:] = np.nan
+    consumers = [resample.mean_consumer(c) for c in columns]
+    total = lambda counts: {"n": counts.sum(axis=1)}  # noqa: E731 - a non-mean consumer
+    together = resample.run(400, [consumers[0], total, *consumers[1:]], 120, seed=4)
+    alone = [resample.run(400, [resample.mean_consumer(c)], 120, seed=4)[0] for c in columns]
+    for fused, single, values in zip([together[0], *together[2:]], alone, columns, strict=True):
+        np.testing.assert_allclose(
+            fused["mean"].replicates, single["mean"].replicates, rtol=1e-12, equal_nan=True
+        )
+        np.testing.assert_allclose(
+            fused["mean"].estimate, single["mean"].estimate, rtol=1e-12, equal_nan=True
+        )
+    assert (together[1]["n"].replicates == 400).all()
+    assert np.isnan(together[3]["mean"].replicates).all()
+    np.testing.assert_allclose(together[2]["mean"].estimate, np.nanmean(columns[1]))
