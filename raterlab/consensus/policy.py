@@ -326,6 +326,8 @@ def compute_consensus(
     """
     pending = pending or {}
     computed_at = computed_at or datetime.now(UTC)
+    # in the order they were written (rating ids grow), whatever order the read gave
+    ratings = ratings.sort_values("rating_id", kind="stable") if len(ratings) else ratings
     tiers = dict(zip(items["item_id"], items["tier"], strict=True)) if len(items) else {}
     rated = ratings[["task", "item_id"]].drop_duplicates()
     grid = [

@@ -4,6 +4,8 @@ ones a fresh computation builds."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 
 from raterlab import warehouse
@@ -74,3 +76,23 @@ def test_gold_tables_from_the_draft_equal_those_from_a_fresh_computation(loop_ho
     _same(from_draft.consensus, fresh.consensus)
     pd.testing.assert_frame_equal(from_draft.items, fresh.items, check_dtype=False)
     pd.testing.assert_frame_equal(from_draft.queue, fresh.queue, check_dtype=False)
+
+
+def test_the_order_rows_are_read_in_is_not_an_input(loop_home) -> None:
+    """DuckDB may return an unchanged table's rows in another order on the next read; the
+    draft must still be found, and it must be what the rows in any order give."""
+    study, home = loop_home
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        tables = load_tables(con, study)
+    shuffled = dataclasses.replace(
+        tables,
+        ratings=tables.ratings.sample(frac=1, random_state=1),
+        adjudications=tables.adjudications.sample(frac=1, random_state=2),
+    )
+    items = rated_items(tables)
+    assert draft.fingerprint(study, tables, items) == draft.fingerprint(
+        study, shuffled, items.sample(frac=1, random_state=3)
+    )
+    _same(_fresh(study, shuffled), _fresh(study, tables))
+    changed = dataclasses.replace(tables, ratings=tables.ratings.iloc[1:])
+    assert draft.fingerprint(study, changed, items) != draft.fingerprint(study, tables, items)
