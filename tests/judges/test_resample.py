@@ -53,7 +53,7 @@ def test_means_of_one_run_equal_each_mean_resampled_on_its_own() -> None:
     total = lambda counts: {"n": counts.sum(axis=1)}  # noqa: E731 - a non-mean consumer
     together = resample.run(400, [consumers[0], total, *consumers[1:]], 120, seed=4)
     alone = [resample.run(400, [resample.mean_consumer(c)], 120, seed=4)[0] for c in columns]
-    for fused, single, values in zip([together[0], *together[2:]], alone, columns, strict=True):
+    for fused, single in zip([together[0], *together[2:]], alone, strict=True):
         np.testing.assert_allclose(
             fused["mean"].replicates, single["mean"].replicates, rtol=1e-12, equal_nan=True
         )
