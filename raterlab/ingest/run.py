@@ -307,36 +307,38 @@ def ingest_file(
 def record_inbox(
     study: Study, paths: list[Path], home: Home, con: duckdb.DuckDBPyConnection
 ) -> int:
-    """Archive the inbox's files and record in ``staging.inbox`` those not seen before;
-    returns how many were new."""
+    """Archive the inbox's files, then record in ``staging.inbox`` those not seen before, in
+    one transaction; returns how many were new. A file archived and not yet recorded (the
+    process stopped in between) is archived again, to the same name, on the next run."""
     store.create_table(con, INBOX_TABLE, INBOX_DDL)
-    new = 0
+    rows: dict[str, dict] = {}
     for path in paths:
         received = receive(study, path, home)
-        with store.transaction(con):
-            seen = con.execute(
-                f"SELECT count(*) FROM {INBOX_TABLE} WHERE study = ? AND sha256 = ?",
-                [study.name, received.sha256],
+        rows.setdefault(
+            received.sha256,
+            {
+                "study": study.name,
+                "sha256": received.sha256,
+                "file": received.file,
+                "archived_path": str(received.archived),
+                "received_at": received.received_at,
+                "version_at": received.version_at,
+            },
+        )
+    if not rows:
+        return 0
+    frame = pd.DataFrame(list(rows.values()))
+    with store.transaction(con):
+        con.register("_received", frame)
+        try:
+            new = con.execute(
+                f"""INSERT INTO {INBOX_TABLE} BY NAME
+                    SELECT * FROM _received r WHERE NOT EXISTS (SELECT 1 FROM {INBOX_TABLE} i
+                      WHERE i.study = r.study AND i.sha256 = r.sha256)"""
             ).fetchall()[0][0]
-            if not seen:
-                store.insert(
-                    con,
-                    INBOX_TABLE,
-                    pd.DataFrame(
-                        [
-                            {
-                                "study": study.name,
-                                "sha256": received.sha256,
-                                "file": received.file,
-                                "archived_path": str(received.archived),
-                                "received_at": received.received_at,
-                                "version_at": received.version_at,
-                            }
-                        ]
-                    ),
-                )
-                new += 1
-    return new
+        finally:
+            con.unregister("_received")
+    return int(new)
 
 
 def pending(study: Study, con: duckdb.DuckDBPyConnection) -> list[Received]:
