@@ -54,13 +54,23 @@ def create_table(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, 
         con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
 
 
+_ENSURED: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
+"""Connections :func:`ensure_tables` has made the tables on: reading the catalog costs about
+3 ms in a full warehouse, and a run commits every file on one connection, which holds the
+file's only write lock (nothing else can drop a table meanwhile)."""
+
+
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
     """The ingest's tables, and the ``gold.labels`` view, (re)made when its columns are not
-    the declared ones."""
+    the declared ones; once per connection. Call it outside any transaction (a rollback
+    would undo what it made)."""
+    if con in _ENSURED:
+        return
     existing = ddl.columns_in(con)
     ddl.ensure(con, *(t for t in tables.TABLES if not t.view), existing=existing)
     if existing.get(tables.LABELS.name) != {c.name for c in tables.LABELS.columns}:
         con.execute(tables.LABELS_VIEW)
+    _ENSURED.add(con)
 
 
 def sha256_of(path: Path) -> str:
