@@ -412,15 +412,18 @@ def category_agreement(study: Study, rows: pd.DataFrame) -> list[dict]:
             )
         item_keys = part.drop_duplicates("item_id").set_index("item_id")
         for key in keys:
+            # a slice key is an item's attribute: the items of a slice are those of its rows
+            of_item = item_keys[key].reindex(per_item.index)
+            item_text = of_item.map(lambda v: None if v is None or v != v else str(v))
+            keyed = of_item.notna().to_numpy()
             for value, mask in slice_values(part, key):
                 label = field_slice(study, task, field, **{key: value})
                 alpha, n, ci = _alpha(part[mask], likert, interval=True)
                 if alpha == alpha:
                     out.append(metric(EVERYONE, "category_agreement", label, alpha, n, ci=ci))
-                inside_ids = set(part.loc[mask, "item_id"])
-                inside = per_item[per_item.index.isin(inside_ids)].to_numpy()
-                keyed = item_keys[key].reindex(per_item.index).notna().to_numpy()
-                outside = per_item[~per_item.index.isin(inside_ids) & keyed].to_numpy()
+                at = (item_text == value).to_numpy()
+                inside = per_item[at].to_numpy()
+                outside = per_item[~at & keyed].to_numpy()
                 if len(inside) < 2 or len(outside) < 2:
                     continue
                 diff, p, interval = _welch(inside, outside)
