@@ -184,18 +184,25 @@ def rater_effects(frame: pd.DataFrame, tolerance: float = 1e-10) -> tuple[pd.Ser
     the reference, which a minority of biased raters cannot move. Returns the effects ``b``
     and each rating's residual ``r = x - mu_i``, whose mean over a rater's units is ``b_a``.
     """
-    raters, units = frame["annotator_id"], frame["unit"]
-    b = pd.Series(0.0, index=pd.Index(sorted(raters.unique())))
+    rater_codes, rater_names = pd.factorize(frame["annotator_id"], sort=True)
+    unit_codes, _ = pd.factorize(frame["unit"])
+    v = frame["v"].to_numpy(dtype=float)
+    per_rater = np.bincount(rater_codes)
+    per_unit = np.bincount(unit_codes)
+
+    def unit_means(b: np.ndarray) -> np.ndarray:
+        return np.bincount(unit_codes, weights=v - b[rater_codes]) / per_unit
+
+    b = np.zeros(len(rater_names))
     for _ in range(200):
-        mu = (frame["v"] - raters.map(b)).groupby(units).transform("mean")
-        new = (frame["v"] - mu).groupby(raters).mean()
-        new -= new.median()
-        done = bool(np.abs(new - b.reindex(new.index)).max() < tolerance)
+        new = np.bincount(rater_codes, weights=v - unit_means(b)[unit_codes]) / per_rater
+        new -= np.median(new)
+        done = bool(np.abs(new - b).max() < tolerance)
         b = new
         if done:
             break
-    mu = (frame["v"] - raters.map(b)).groupby(units).transform("mean")
-    return b, frame["v"] - mu
+    residual = v - unit_means(b)[unit_codes]
+    return pd.Series(b, index=pd.Index(rater_names)), pd.Series(residual, index=frame.index)
 
 
 def leniency_metrics(study: Study, diffs: pd.DataFrame) -> list[dict]:
