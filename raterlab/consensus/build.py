@@ -50,7 +50,7 @@ def compute(
     consensus = with_pending(consensus, pending_reasons(queue))
     consensus = hold_promoted(consensus, queue)
     items = build_items(
-        study, tables.generations, tables.routed, tables.key, tables.ratings, consensus
+        study, tables.decoded_generations(), tables.routed, tables.key, tables.ratings, consensus
     )
     return queue, consensus, items
 

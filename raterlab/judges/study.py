@@ -153,7 +153,9 @@ def run_study(
     """Calibrate ``study`` from the warehouse, write both gold tables and the plot
     ``reports/<study>/judge_calibration.png``; returns the result and the plot's path."""
     tables = load_tables(con, study)
-    verdicts = study_verdicts(study, tables.generations, judges_dir(home.root, study.name))
+    verdicts = study_verdicts(
+        study, tables.decoded_generations(), judges_dir(home.root, study.name)
+    )
     consensus = read_table(con, "gold.consensus", study.name)
     result = calibrate_study(
         study,

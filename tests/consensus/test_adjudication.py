@@ -139,7 +139,7 @@ def test_packets_are_blind(loop_home) -> None:
     files = pd.DataFrame(
         {"file": [str((packet / n).relative_to(home.outbox)) for n in (TEMPLATE, REFERENCE)]}
     )
-    problems, _ = verify_no_hidden_values(study, tables.generations, files, home.outbox)
+    problems, _ = verify_no_hidden_values(study, tables.decoded_generations(), files, home.outbox)
     assert problems == []
     text = (packet / TEMPLATE).read_text() + (packet / REFERENCE).read_text()
     for annotator in study.design.annotators:
