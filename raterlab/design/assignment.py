@@ -73,13 +73,13 @@ def _least_loaded(load: dict[str, int], k: int, rng: np.random.Generator) -> lis
 def _spread(study: Study, main: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     """Main-round rows: each item to its tier's overlap, with the least-loaded annotators."""
     overlap = main["tier"].map(study.design.overlap).to_numpy()
+    tasks, ids, tiers = (main[c].to_numpy() for c in ("task", "item_id", "tier"))
     load = dict.fromkeys(study.design.annotators, 0)
     rows = []
     for i in rng.permutation(len(main)):
-        item = main.iloc[i]
         for annotator in _least_loaded(load, int(overlap[i]), rng):
             load[annotator] += 1
-            rows.append((annotator, item["task"], item["item_id"], item["tier"], False))
+            rows.append((annotator, tasks[i], ids[i], tiers[i], False))
     return pd.DataFrame(rows, columns=["annotator_id", "task", "item_id", "tier", "spot_check"])
 
 
@@ -96,18 +96,30 @@ def _spot_checks(study: Study, main: pd.DataFrame, rng: np.random.Generator) -> 
     rows = []
     for _, week in single.groupby("batch", sort=True):
         n_spot = round(study.design.spot_check * len(week))
-        candidates = [week.iloc[i] for i in rng.permutation(len(week))]
+        records = week.to_dict("records")
+        candidates = [records[i] for i in rng.permutation(len(week))]
+        taken = [False] * len(candidates)
+        first = 0  # candidates before it are all taken
         for _ in range(n_spot):
             # the least-loaded annotator checks an item someone else rated: keeps load even
             for checker in _least_loaded(load, len(load), rng):
-                row = next((r for r in candidates if r["annotator_id"] != checker), None)
-                if row is not None:
+                at = next(
+                    (
+                        k
+                        for k in range(first, len(candidates))
+                        if not taken[k] and candidates[k]["annotator_id"] != checker
+                    ),
+                    None,
+                )
+                if at is not None:
                     break
-            if row is None:  # one annotator: nobody else can check
+            if at is None:  # one annotator: nobody else can check
                 break
-            candidates = [r for r in candidates if r is not row]
+            taken[at] = True
+            while first < len(taken) and taken[first]:
+                first += 1
             load[checker] += 1
-            rows.append({**row.to_dict(), "annotator_id": checker, "spot_check": True})
+            rows.append({**candidates[at], "annotator_id": checker, "spot_check": True})
     return pd.DataFrame(rows, columns=main.columns)
 
 
