@@ -93,17 +93,18 @@ def token(secret: bytes, *parts: object) -> str:
 
 def _order(rows: pd.DataFrame, rng: np.random.Generator) -> list[int]:
     """Row labels of one packet in presentation order (see the module docstring)."""
-    calibration = rows.index[rows["kind"] == "calibration"].to_numpy(copy=True)
-    copies = rows[rows["copy"] == 1]
-    body = rows.index[(rows["kind"] != "calibration") & (rows["copy"] == 0)].to_numpy(copy=True)
+    labels, kind, copy = rows.index.to_numpy(), rows["kind"].to_numpy(), rows["copy"].to_numpy()
+    task, item = rows["task"].to_numpy(), rows["item_id"].to_numpy()
+    calibration = labels[kind == "calibration"]
+    body = labels[(kind != "calibration") & (copy == 0)]
     order = list(rng.permutation(calibration))
     body_order = list(rng.permutation(body))
     original = {
         (t, i): label
-        for label, t, i in zip(rows.index, rows["task"], rows["item_id"], strict=True)
-        if rows.at[label, "copy"] == 0
+        for label, t, i in zip(labels[copy == 0], task[copy == 0], item[copy == 0], strict=True)
     }
-    for label, t, i in zip(copies.index, copies["task"], copies["item_id"], strict=True):
+    repeated = copy == 1
+    for label, t, i in zip(labels[repeated], task[repeated], item[repeated], strict=True):
         at = body_order.index(original[(t, i)])
         gap = max(1, (len(body_order) + 1) // 2)
         slots = [q for q in range(len(body_order) + 1) if abs(q - at) >= gap]
