@@ -10,7 +10,8 @@ still has it on its scale.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -84,6 +85,46 @@ def resample_counts(indices: np.ndarray, n_units: int) -> np.ndarray:
     offsets = (np.arange(rows) * n_units)[:, None]
     flat = np.bincount((indices + offsets).ravel(), minlength=rows * n_units)
     return flat.reshape(rows, n_units).astype(float)
+
+
+CACHED_CELLS = 1 << 27
+"""Largest draw (resamples x units) :func:`drawn_counts` keeps for the next caller: 1,000
+resamples of up to 134,000 units, 134 MB as one-byte counts. Drawing 1,000 resamples of
+100,000 units takes about a second, paid again by every slice and judge when not kept."""
+
+
+def drawn_counts(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
+    """The resamples' count matrices, ``step`` resamples per chunk, drawn from ``seed``.
+
+    The same draws come again and again: a judge field's slices, judges and rater ceilings
+    are each resampled over all of the field's units with the study's seed, and the fields
+    of one task rated on the same items have as many units, bootstrapped with the same
+    seed. The last four draws (up to :data:`CACHED_CELLS` counts each, stored as small
+    integers) are kept, so the draws are paid once and only the statistics each time; the
+    numbers do not change.
+    """
+    if n_units * n_resamples > CACHED_CELLS:
+        return tuple(_draw(n_units, n_resamples, seed, step))
+    return _cached_draw(n_units, n_resamples, seed, step)
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_draw(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
+    return tuple(_draw(n_units, n_resamples, seed, step))
+
+
+def _draw(
+    n_units: int, n_resamples: int, seed: int | np.random.Generator | None, step: int
+) -> Iterator[np.ndarray]:
+    """The count matrices of ``n_resamples`` resamples of ``n_units`` units, ``step`` per
+    chunk, drawn from ``seed`` (a generator is drawn from as it stands)."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, n_resamples, step):
+        rows = min(step, n_resamples - start)
+        counts = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
+        counts = counts.astype(np.min_scalar_type(int(counts.max()) if counts.size else 0))
+        counts.flags.writeable = False
+        yield counts
 
 
 def bootstrap_replicates(
@@ -226,13 +267,18 @@ def _replicates(
     statistics: list[Statistic], n_resamples: int, seed: int | np.random.Generator | None
 ) -> list[np.ndarray]:
     """Each statistic (all on the same number of units) on the same ``n_resamples``
-    resamples, drawn chunk by chunk from ``seed``."""
-    rng = np.random.default_rng(seed)
+    resamples, drawn chunk by chunk from ``seed`` (with an integer seed, the kept draws of
+    :func:`drawn_counts` when they fit)."""
     n = statistics[0].n_units
     step = max(1, CHUNK_CELLS // n)
+    drawn: Iterable[np.ndarray]
+    if isinstance(seed, int | np.integer) and n * n_resamples <= CACHED_CELLS:
+        drawn = drawn_counts(n, n_resamples, int(seed), step)
+    else:
+        drawn = _draw(n, n_resamples, seed, step)
     parts: list[list[np.ndarray]] = [[] for _ in statistics]
-    for start in range(0, n_resamples, step):
-        counts = resample_counts(rng.integers(0, n, size=(min(step, n_resamples - start), n)), n)
+    for chunk in drawn:
+        counts = chunk.astype(float)
         for part, statistic in zip(parts, statistics, strict=True):
             part.append(statistic.resampled(counts))
     return [np.concatenate(part) for part in parts]

@@ -9,15 +9,14 @@ consumer also gets the all-ones count vector, which is the estimate on the data 
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 from scipy.stats import rankdata
 
-from raterlab.agreement.bootstrap import resample_counts
+from raterlab.agreement.bootstrap import drawn_counts
 from raterlab.judges.tables import CHUNK_CELLS, snap
 
 Consumer = Callable[[np.ndarray], dict[str, np.ndarray]]
@@ -89,40 +88,6 @@ def _consume_all(consumers: Sequence[Consumer], counts: np.ndarray) -> list[dict
     return [
         c.finish(next(products)) if isinstance(c, MeanConsumer) else c(counts) for c in consumers
     ]
-
-
-CACHED_CELLS = 1 << 27
-"""Largest draw (resamples x units) :func:`drawn_counts` keeps for the next caller: 1,000
-resamples of up to 134,000 units, 134 MB as one-byte counts. Drawing 1,000 resamples of
-100,000 units takes about a second, paid again by every slice and judge when not kept."""
-
-
-def drawn_counts(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
-    """The resamples' count matrices, ``step`` resamples per chunk, drawn from ``seed``.
-
-    A field's slices, judges and rater ceilings are each resampled over all of the field's
-    units with the study's seed: the same draws, again and again. The last four draws (up to
-    :data:`CACHED_CELLS` counts each, stored as small integers) are kept, so the draws are
-    paid once per field and only the statistics once per slice; the numbers do not change.
-    """
-    if n_units * n_resamples > CACHED_CELLS:
-        return tuple(_draw(n_units, n_resamples, seed, step))
-    return _cached_draw(n_units, n_resamples, seed, step)
-
-
-@functools.lru_cache(maxsize=4)
-def _cached_draw(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
-    return tuple(_draw(n_units, n_resamples, seed, step))
-
-
-def _draw(n_units: int, n_resamples: int, seed: int, step: int) -> Iterator[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    for start in range(0, n_resamples, step):
-        rows = min(step, n_resamples - start)
-        counts = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
-        counts = counts.astype(np.min_scalar_type(int(counts.max()) if counts.size else 0))
-        counts.flags.writeable = False
-        yield counts
 
 
 def dense_correlations(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
