@@ -2,7 +2,7 @@
 asset graph, with the time of each asset and check. Run by hand, not by CI:
 
     .venv/bin/python benchmarks/bench_pipeline.py --items 1000 10000 100000 \
-        --plot benchmarks/pipeline_scaling.png [--json] [--profile DIR]
+        --plot benchmarks/pipeline_scaling.png [--json] [--profile DIR] [--keep DIR]
 
 For each N, the bundled ``gold_tiers`` study is copied into a temporary studies folder with
 its generations repeated (fresh ids) up to N items and eight annotators (beside
@@ -185,10 +185,11 @@ class LoadSampler(threading.Thread):
         }
 
 
-def measure(n_items: int, profile: Path | None = None) -> dict:
+def measure(n_items: int, profile: Path | None = None, keep: Path | None = None) -> dict:
     load = LoadSampler()
     load.start()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = scratch if keep is None else keep / f"items-{n_items}"
         studies = Path(tmp) / "studies"
         scaled_study(studies, n_items)
         env = {
@@ -315,6 +316,12 @@ def main() -> None:
         type=Path,
         help="folder for a cProfile file per size (items-N.prof; slows the run down)",
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="keep each size's studies and RATERLAB_HOME in DIR/items-N (to re-run one asset "
+        "on them, e.g. under cProfile); DIR/items-N must not exist",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -330,7 +337,7 @@ def main() -> None:
         args.profile.mkdir(parents=True, exist_ok=True)
     results = []
     for n in args.items:
-        results.append(measure(n, args.profile))
+        results.append(measure(n, args.profile, args.keep))
         print(
             f"{n:,} items: {results[-1]['wall_s']:.1f} s wall, {results[-1]['peak_mb']:.0f} MB",
             file=sys.stderr,

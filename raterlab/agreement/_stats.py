@@ -87,7 +87,14 @@ class UnitStatistic:
         return finite(float(self.combine(self.total())))
 
     def resampled(self, counts: np.ndarray) -> np.ndarray:
-        totals = np.asarray(self.values.T @ counts.T).T
+        """``f(C @ S)`` for the resamples' counts ``C``. Dense ``S`` is multiplied as
+        ``counts @ values``, both operands in C order: the transposed product
+        ``(S.T @ C.T).T`` is about 10x slower in OpenBLAS for a tall, thin ``S`` (7 s against
+        0.75 s for 1,000 resamples of 100,000 units and 25 columns)."""
+        if sparse.issparse(self.values):
+            totals = np.asarray(self.values.T @ counts.T).T
+        else:
+            totals = counts @ self.values
         with np.errstate(divide="ignore", invalid="ignore"):
             return self.combine(totals)
 
