@@ -79,12 +79,17 @@ def count_tensor(
     return n, list(item_order), list(rater_order)
 
 
-def _m_step(n: np.ndarray, t: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    priors = t.mean(axis=0)
+def _m_step(
+    n: np.ndarray, t: np.ndarray, alpha: float, weight: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Priors and confusion matrices from posteriors ``t``; row ``i`` of ``n`` and ``t``
+    stands for ``weight[i]`` items (default 1)."""
     items, raters, q = n.shape
+    weighted = t if weight is None else t * weight[:, None]
+    priors = weighted.sum(axis=0) / (items if weight is None else weight.sum())
     # sum_i t[i, k] n[i, j, l] as one matrix product (BLAS), laid out as raters x true x reported;
     # as (n.T @ t).T, since OpenBLAS takes about 70x longer over t.T @ n at 100,000 items
-    sums = (n.reshape(items, raters * q).T @ t).T
+    sums = (n.reshape(items, raters * q).T @ weighted).T
     counts = sums.reshape(q, raters, q).transpose(1, 0, 2) + alpha
     totals = counts.sum(axis=2, keepdims=True)
     confusion = np.divide(
@@ -93,7 +98,11 @@ def _m_step(n: np.ndarray, t: np.ndarray, alpha: float) -> tuple[np.ndarray, np.
     return priors, confusion
 
 
-def _e_step(n: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> tuple[np.ndarray, float]:
+def _e_step(
+    n: np.ndarray, priors: np.ndarray, confusion: np.ndarray, weight: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
+    """Posteriors per row of ``n`` and the log-likelihood (row ``i`` counted
+    ``weight[i]`` times)."""
     with np.errstate(divide="ignore"):
         log_conf = np.log(confusion)
         log_prior = np.log(priors)
@@ -107,7 +116,9 @@ def _e_step(n: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> tuple[n
     top = joint.max(axis=1, keepdims=True)
     weights = np.exp(joint - top)
     total = weights.sum(axis=1, keepdims=True)
-    return weights / total, float((top[:, 0] + np.log(total[:, 0])).sum())
+    per_row = top[:, 0] + np.log(total[:, 0])
+    log_lik = per_row.sum() if weight is None else per_row @ weight
+    return weights / total, float(log_lik)
 
 
 def majority_init(n: np.ndarray) -> np.ndarray:
@@ -121,21 +132,34 @@ def majority_init(n: np.ndarray) -> np.ndarray:
 def fit_counts(
     n: np.ndarray, *, alpha: float = 0.01, max_iter: int = 200, tol: float = 1e-7
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, float, bool]:
-    """EM on a count tensor: posterior, priors, confusion, iterations, log-lik, converged."""
-    t = majority_init(n)
+    """EM on a count tensor: posterior, priors, confusion, iterations, log-lik, converged.
+
+    Items with the same counts (the same raters giving the same labels) have the same
+    posterior at every step, so EM runs on the distinct count rows, each weighted by how
+    many items share it, and the posteriors are spread back: the same fit (to rounding) at
+    a fraction of the cost (100,000 items rated twice on a 1-5 scale by 8 raters have at
+    most 8 x 7 / 2 x 25 distinct rows).
+    """
+    items, raters, q = n.shape
+    distinct, pattern, weight = np.unique(
+        n.reshape(items, raters * q), axis=0, return_inverse=True, return_counts=True
+    )
+    d = distinct.reshape(-1, raters, q)
+    w = weight.astype(float)
+    t = majority_init(d)
     previous = -np.inf
     log_lik = -np.inf
     converged = False
     iterations = 0
     for iterations in range(1, max_iter + 1):  # noqa: B007 - reported
-        priors, confusion = _m_step(n, t, alpha)
-        t, log_lik = _e_step(n, priors, confusion)
+        priors, confusion = _m_step(d, t, alpha, w)
+        t, log_lik = _e_step(d, priors, confusion, w)
         if abs(log_lik - previous) < tol * max(1.0, abs(log_lik)):
             converged = True
             break
         previous = log_lik
-    priors, confusion = _m_step(n, t, alpha)
-    return t, priors, confusion, iterations, log_lik, converged
+    priors, confusion = _m_step(d, t, alpha, w)
+    return t[pattern.ravel()], priors, confusion, iterations, log_lik, converged
 
 
 def dawid_skene(

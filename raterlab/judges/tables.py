@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import sparse
 
 TIE_TOLERANCE = 1e-9
@@ -195,9 +196,9 @@ def tabulate_numeric(x: np.ndarray, y: np.ndarray) -> Tabulated:
 def tabulate_labels(x: np.ndarray, y: np.ndarray, labels: list) -> Tabulated:
     """A categorical pair on a shared label list; ``None``/NaN (or a label outside the list)
     marks a missing value."""
-    index = {label: i for i, label in enumerate(labels)}
-    x_codes = np.array([index.get(v, -1) for v in x], dtype=np.int64)
-    y_codes = np.array([index.get(v, -1) for v in y], dtype=np.int64)
+    index = pd.Index(labels, dtype=object)
+    x_codes = index.get_indexer(pd.Index(x, dtype=object)).astype(np.int64)
+    y_codes = index.get_indexer(pd.Index(y, dtype=object)).astype(np.int64)
     missing = (x_codes < 0) | (y_codes < 0)
     x_codes[missing] = -1
     y_codes[missing] = -1

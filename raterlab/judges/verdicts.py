@@ -90,27 +90,41 @@ def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame
     """Verdicts of the ``source: generations`` judges, from each item's hidden keys."""
     rows = []
     panel = study.judges.panel if study.judges else {}
+    judges = [(judge, spec) for judge, spec in panel.items() if spec.source == "generations"]
+    # Per task, each judge's (field, key) pairs that can hold a verdict: looked up once, not
+    # per item (a task's rating fields are computed by a property).
+    pairs = {
+        name: [
+            (judge, spec, [(f, k) for f, k in spec.fields.items() if f in rated and k in hidden])
+            for judge, spec in judges
+        ]
+        for name, task in study.tasks.items()
+        for rated, hidden in [(set(task.rating_fields), set(task.hidden))]
+    }
+    parsed: dict[tuple[str, str, str], str | None] = {}
     items = generations[generations["role"] == "item"]
     for task_name, item_id, record in zip(
         items["task"], items["item_id"], items["record"], strict=True
     ):
         task = study.tasks[task_name]
-        for judge, spec in panel.items():
-            if spec.source != "generations":
-                continue
+        for judge, spec, fields in pairs[task_name]:
             confidence = _confidence(record.get(spec.confidence)) if spec.confidence else np.nan
-            for field, key in spec.fields.items():
-                if field not in task.rating_fields or key not in task.hidden or key not in record:
+            for field, key in fields:
+                if key not in record:
                     continue
                 raw = record[key]
+                text = None if raw is None else str(raw)
+                at = (task_name, field, repr(raw))
+                if at not in parsed:
+                    parsed[at] = parse_verdict(task.fields[field], raw)
                 rows.append(
                     (
                         task_name,
                         str(item_id),
                         judge,
                         field,
-                        parse_verdict(task.fields[field], raw),
-                        None if raw is None else str(raw),
+                        parsed[at],
+                        text,
                         confidence,
                         None,
                         "generations",
