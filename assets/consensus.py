@@ -154,7 +154,7 @@ def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
 @dg.asset(
     partitions_def=study_partitions,
     group_name=GROUP,
-    deps=[consensus, dg.AssetKey("judge_calibration")],
+    deps=[consensus, dg.AssetKey("judge_calibration"), dg.AssetKey("condition_comparison")],
     kinds={"json", "parquet"},
 )
 def exports(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:

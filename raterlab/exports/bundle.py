@@ -9,11 +9,13 @@ from datetime import UTC, datetime
 import duckdb
 import pandas as pd
 
+from raterlab.comparison.table import condition_comparison, condition_means, unit_values
 from raterlab.consensus.inputs import counting_ratings, read_table
 from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study
 from raterlab.tables import names
 from raterlab.tables.adjudication import ADJUDICATIONS
+from raterlab.tables.comparison import COMPARISON, MEANS
 from raterlab.tables.consensus import CONSENSUS, ITEMS
 from raterlab.tables.ingest import LABELS
 
@@ -31,6 +33,10 @@ class ExportBundle:
     """``gold.judge_calibration`` (empty for a study without judges)."""
     judge_weights: pd.DataFrame = field(default_factory=pd.DataFrame)
     """``gold.judge_weights``."""
+    comparison_tables: tuple[pd.DataFrame, pd.DataFrame] | None = None
+    """``gold.condition_comparison`` and ``gold.condition_means`` as the
+    ``condition_comparison`` asset wrote them; ``None`` (a bundle not read from the
+    warehouse): :meth:`comparison` computes them from the consensus."""
     run_id: str = field(default_factory=lambda: str(uuid.uuid4()))
     exported_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
@@ -38,6 +44,18 @@ class ExportBundle:
     def ratings(self) -> pd.DataFrame:
         """The ratings that count toward consensus."""
         return counting_ratings(self.study, self.labels)
+
+    def comparison(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The study's comparison and means per condition: the gold tables when read from
+        the warehouse (computing them again cost the export as much as the
+        ``condition_comparison`` asset), else computed from :attr:`consensus`."""
+        if self.comparison_tables is not None:
+            return self.comparison_tables
+        units = unit_values(self.study, self.consensus, self.items)
+        return (
+            condition_comparison(self.study, units, self.ratings),
+            condition_means(self.study, units),
+        )
 
     @property
     def exported_at_iso(self) -> str:
@@ -86,6 +104,10 @@ def load_bundle(
         adjudications=_frame(con, "gold.adjudications", study.name, names(ADJUDICATIONS)[1:]),
         labels=_frame(con, "gold.labels", study.name, names(LABELS)[1:]),
     )
+    comparison = read_table(con, COMPARISON.name, study.name)
+    means = read_table(con, MEANS.name, study.name)
+    if comparison is not None and means is not None:
+        bundle.comparison_tables = (comparison, means)
     judges = read_calibration(con, study.name)
     bundle.judge_calibration, bundle.judge_weights = judges.calibration, judges.weights
     if run_id:

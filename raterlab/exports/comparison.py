@@ -4,14 +4,14 @@ paper or a slide deck can take as they are.
 ``comparison/condition_comparison.csv`` and ``comparison/condition_means.csv`` (the columns
 of the gold tables of the same names, see ``docs/gold_tables.md``) and
 ``comparison/condition_comparison.png`` (differences with 95% intervals, per slice).
-Computed from the exported consensus, so the files match the rest of the export.
+The tables are the gold tables themselves (the ``condition_comparison`` asset runs before the
+export), so the files match the warehouse and the rest of the export.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from raterlab.comparison import condition_comparison, condition_means, unit_values
 from raterlab.comparison.plot import comparison_plot
 from raterlab.exports.bundle import ExportBundle
 
@@ -21,12 +21,11 @@ def comparison_files(bundle: ExportBundle, folder: Path) -> list[Path]:
     study = bundle.study
     if study.comparison is None:
         return []
-    units = unit_values(study, bundle.consensus, bundle.items)
-    table = condition_comparison(study, units, bundle.ratings)
+    table, means = bundle.comparison()
     out = folder / "comparison"
     out.mkdir(parents=True, exist_ok=True)
     files = [out / "condition_comparison.csv", out / "condition_means.csv"]
     table.to_csv(files[0], index=False)
-    condition_means(study, units).to_csv(files[1], index=False)
+    means.to_csv(files[1], index=False)
     plot = comparison_plot(study.title, table, out / "condition_comparison.png")
     return [*files, *([plot] if plot else [])]
