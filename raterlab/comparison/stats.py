@@ -196,8 +196,11 @@ def rater_adjusted(
         return nan
     bread = np.linalg.inv(x.T @ x)
     beta = bread @ x.T @ y
-    scores = np.zeros((g, k))
-    np.add.at(scores, group_index, x * (y - x @ beta)[:, None])
+    # each cluster's score sum_i x_i e_i, one column at a time (bincount, not np.add.at)
+    weighted = x * (y - x @ beta)[:, None]
+    scores = np.column_stack(
+        [np.bincount(group_index, weights=weighted[:, j], minlength=g) for j in range(k)]
+    )
     meat = scores.T @ scores
     cov = bread @ meat @ bread * (g / (g - 1)) * ((n - 1) / (n - k))
     se = float(np.sqrt(cov[1, 1]))
