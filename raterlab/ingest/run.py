@@ -9,7 +9,7 @@ run again alone: a file is pending until ``staging.ingests`` holds its outcome.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -221,22 +221,44 @@ def preview(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Preview
     labels = _labels(study, received, validation)
     if labels is None:
         return Preview("rejected", validation, {})
-    changes = ratings.count_changes(ratings.plan(con, study.name, labels, version))
+    planned = ratings.plan(con, study.name, [ratings.Return(labels, version, received.received_at)])
+    changes = ratings.count_changes(planned)
     return Preview("accepted", validation, changes)
 
 
-def commit(
-    study: Study,
-    received: Received,
-    validation: Validation,
-    home: Home,
-    con: duckdb.DuckDBPyConnection,
-    labels_from: LabelsFrom = _labels,
-) -> IngestResult:
-    """Quarantine a rejected file with its report, or apply an accepted one's ratings;
-    either way the outcome is recorded in the same transaction as the ratings. Returns and
-    imports both commit here (``labels_from`` is what differs)."""
-    store.ensure_tables(con)
+@dataclass
+class _Prepared:
+    """A validated file made ready to commit: its labels (``None``: rejected), report,
+    ledger entry and the key of each of its ratings (made when first asked)."""
+
+    received: Received
+    validation: Validation
+    labels: Labels | None
+    report: Path | None
+    entry: store.Entry
+    _keys: set[tuple] | None = None
+
+    @property
+    def shape(self) -> tuple | None:
+        """What the files of one plan share: the task and fields (``None``: rejected)."""
+        return None if self.labels is None else (self.validation.task, *self.labels.fields)
+
+    @property
+    def n_ratings(self) -> int:
+        return 0 if self.labels is None else len(self.labels.table)
+
+    def keys(self) -> set[tuple]:
+        if self._keys is None:
+            table = self.labels.table if self.labels is not None else None
+            columns = [] if table is None else [table[c].to_pylist() for c in ratings.RATING_KEY]
+            self._keys = set(zip(*columns, strict=True))
+        return self._keys
+
+
+def _prepare(
+    study: Study, received: Received, validation: Validation, home: Home, labels_from: LabelsFrom
+) -> _Prepared:
+    """The labels of a validated file, and its report written (outside any transaction)."""
     labels = labels_from(study, received, validation)
     status = "rejected" if labels is None else "accepted"
     report_path = file_report(home, study.name, received, status, validation.issues)
@@ -258,39 +280,136 @@ def commit(
         "ingested_at": received.received_at,
         "superseded_by": None,
     }
-    superseded: list[str] = []
+    entry = store.Entry(file_row(study, received), outcome, validation.issues)
+    return _Prepared(received, validation, labels, report_path, entry)
 
-    def apply(con: duckdb.DuckDBPyConnection) -> dict:
-        changes = ratings.apply_labels(
-            con, study.name, labels, received.version_at, received.received_at
-        )
-        if changes["replaced"]:
-            superseded.extend(ratings.mark_superseded(con, study.name, received.sha256))
-        return {f"n_{c}": n for c, n in changes.items() if c != "labels"} | {
-            "n_labels": changes["labels"]
+
+def _commit_group(
+    study: Study, group: list[_Prepared], con: duckdb.DuckDBPyConnection
+) -> list[IngestResult]:
+    """Commit ``group`` (files of one shape, no rating in two of them) in one transaction,
+    with the outcome of committing them one by one in their order."""
+    superseded: dict[str, list[str]] = {}
+
+    def apply(con: duckdb.DuckDBPyConnection, fresh: list[int]) -> dict[int, dict]:
+        accepted = [n for n in fresh if group[n].labels is not None]
+        if not accepted:
+            return {}
+        returns = [
+            ratings.Return(
+                group[n].labels, group[n].received.version_at, group[n].received.received_at
+            )
+            for n in accepted
+        ]
+        changes = ratings.apply_returns(con, study.name, returns)
+        replacing = [
+            group[n].received.sha256
+            for n, c in zip(accepted, changes, strict=True)
+            if c["replaced"]
+        ]
+        if replacing:
+            superseded.update(ratings.mark_superseded(con, study.name, replacing))
+        return {
+            n: {f"n_{c}": k for c, k in counts.items() if c != "labels"}
+            | {"n_labels": counts["labels"]}
+            for n, counts in zip(accepted, changes, strict=True)
         }
 
-    done = store.commit_file(
-        con,
-        store.RETURNS,
-        file_row(study, received),
-        outcome,
-        validation.issues,
-        None if labels is None else apply,
-    )
-    if done is None:
-        return IngestResult(received.file, received.sha256, "unchanged")
-    changes = {c: int(done.get(f"n_{c}") or 0) for c in ratings.CHANGES}
-    return IngestResult(
-        received.file,
-        received.sha256,
-        status,
-        validation,
-        int(done["n_labels"]),
-        report_path,
-        superseded,
-        changes if status == "accepted" else {},
-    )
+    done = store.commit_files(con, store.RETURNS, [p.entry for p in group], apply)
+    results = []
+    for prepared, outcome in zip(group, done, strict=True):
+        received = prepared.received
+        if outcome is None:
+            results.append(IngestResult(received.file, received.sha256, "unchanged"))
+            continue
+        status = outcome["status"]
+        changes = {c: int(outcome.get(f"n_{c}") or 0) for c in ratings.CHANGES}
+        results.append(
+            IngestResult(
+                received.file,
+                received.sha256,
+                status,
+                prepared.validation,
+                int(outcome["n_labels"]),
+                prepared.report,
+                superseded.get(received.sha256, []),
+                changes if status == "accepted" else {},
+            )
+        )
+    return results
+
+
+GROUP_FILES = 256
+GROUP_RATINGS = 100_000
+"""A group committed in one transaction holds at most this many files and ratings (a larger
+file is committed alone)."""
+
+
+def _fits(group: list[_Prepared], file: _Prepared) -> bool:
+    """Whether ``file`` joins ``group``: the same shape (rejected files fit any), room left,
+    and none of its ratings in a file of the group (then each file meets, in the one plan,
+    what it would meet after the files before it)."""
+    if len(group) >= GROUP_FILES:
+        return False
+    if file.labels is None:
+        return True
+    if sum(p.n_ratings for p in group) + file.n_ratings > GROUP_RATINGS:
+        return False
+    shapes = {p.shape for p in group if p.labels is not None}
+    if shapes and shapes != {file.shape}:
+        return False
+    keys = file.keys()
+    return all(p.labels is None or keys.isdisjoint(p.keys()) for p in group)
+
+
+def commit_all(
+    study: Study,
+    validated: Iterable[tuple[Received, Validation]],
+    home: Home,
+    con: duckdb.DuckDBPyConnection,
+    labels_from: LabelsFrom = _labels,
+) -> list[IngestResult]:
+    """:func:`commit` of each validated file, in their order, with the same outcome as one
+    by one: consecutive files of one task and fields, none of whose ratings is in another,
+    are committed in one transaction (one plan and one insert for all; see
+    :func:`raterlab.ingest.ratings.apply_returns`). If a group's transaction fails, its files
+    are committed again one per transaction, so a bad file never rolls back good ones."""
+    store.ensure_tables(con)
+    results: list[IngestResult] = []
+    group: list[_Prepared] = []
+
+    def flush() -> None:
+        try:
+            results.extend(_commit_group(study, group, con))
+        except Exception:
+            if len(group) == 1:
+                raise
+            for prepared in group:
+                results.extend(_commit_group(study, [prepared], con))
+        group.clear()
+
+    for received, validation in validated:
+        prepared = _prepare(study, received, validation, home, labels_from)
+        if group and not _fits(group, prepared):
+            flush()
+        group.append(prepared)
+    if group:
+        flush()
+    return results
+
+
+def commit(
+    study: Study,
+    received: Received,
+    validation: Validation,
+    home: Home,
+    con: duckdb.DuckDBPyConnection,
+    labels_from: LabelsFrom = _labels,
+) -> IngestResult:
+    """Quarantine a rejected file with its report, or apply an accepted one's ratings;
+    either way the outcome is recorded in the same transaction as the ratings. Returns and
+    imports both commit here (``labels_from`` is what differs)."""
+    return commit_all(study, [(received, validation)], home, con, labels_from)[0]
 
 
 def ingest_file(
