@@ -327,18 +327,14 @@ def _per_file(table: pa.Table, fields: list[str], n_files: int) -> list[dict[str
     files = table["_file"].to_numpy()
     change = table["change"].to_numpy(zero_copy_only=False)
     applied = np.isin(change, ["new", "replaced"])
-    written = sum(
-        (applied & table[value_column(f)].is_valid().to_numpy(zero_copy_only=False)).astype(
-            np.int64
-        )
-        for f in fields
-    )
-    out = []
-    for n in range(n_files):
-        mine = files == n
-        counts = {c: int(np.count_nonzero(mine & (change == c))) for c in CHANGES}
-        out.append({**counts, "labels": int(np.sum(written[mine])) if fields else 0})
-    return out
+    written = np.zeros(len(table), dtype=np.int64)
+    for f in fields:
+        written += applied & table[value_column(f)].is_valid().to_numpy(zero_copy_only=False)
+    counts = {c: np.bincount(files, change == c, n_files) for c in CHANGES}
+    labels = np.bincount(files, written, n_files)
+    return [
+        {c: int(counts[c][n]) for c in CHANGES} | {"labels": int(labels[n])} for n in range(n_files)
+    ]
 
 
 def mark_superseded(

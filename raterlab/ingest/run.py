@@ -228,31 +228,14 @@ def preview(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Preview
 
 @dataclass
 class _Prepared:
-    """A validated file made ready to commit: its labels (``None``: rejected), report,
-    ledger entry and the key of each of its ratings (made when first asked)."""
+    """A validated file made ready to commit: its labels (``None``: rejected), report and
+    ledger entry."""
 
     received: Received
     validation: Validation
     labels: Labels | None
     report: Path | None
     entry: store.Entry
-    _keys: set[tuple] | None = None
-
-    @property
-    def shape(self) -> tuple | None:
-        """What the files of one plan share: the task and fields (``None``: rejected)."""
-        return None if self.labels is None else (self.validation.task, *self.labels.fields)
-
-    @property
-    def n_ratings(self) -> int:
-        return 0 if self.labels is None else len(self.labels.table)
-
-    def keys(self) -> set[tuple]:
-        if self._keys is None:
-            table = self.labels.table if self.labels is not None else None
-            columns = [] if table is None else [table[c].to_pylist() for c in ratings.RATING_KEY]
-            self._keys = set(zip(*columns, strict=True))
-        return self._keys
 
 
 def _prepare(
@@ -267,14 +250,15 @@ def _prepare(
         if labels is None
         else sorted("/".join(p) for p in labels.packets().itertuples(index=False))
     )
+    n_errors = int((validation.issues["severity"] == "error").sum())
     outcome = {
         "file": received.file,
         "task": validation.task,
         "status": status,
         "n_rows": 0 if validation.frame is None else len(validation.frame),
         "n_labels": 0,
-        "n_errors": len(validation.errors),
-        "n_warnings": len(validation.warnings),
+        "n_errors": n_errors,
+        "n_warnings": len(validation.issues) - n_errors,
         "packets": packets,
         "report": None if report_path is None else str(report_path),
         "ingested_at": received.received_at,
@@ -345,21 +329,41 @@ GROUP_RATINGS = 100_000
 file is committed alone)."""
 
 
-def _fits(group: list[_Prepared], file: _Prepared) -> bool:
-    """Whether ``file`` joins ``group``: the same shape (rejected files fit any), room left,
-    and none of its ratings in a file of the group (then each file meets, in the one plan,
-    what it would meet after the files before it)."""
-    if len(group) >= GROUP_FILES:
-        return False
-    if file.labels is None:
-        return True
-    if sum(p.n_ratings for p in group) + file.n_ratings > GROUP_RATINGS:
-        return False
-    shapes = {p.shape for p in group if p.labels is not None}
-    if shapes and shapes != {file.shape}:
-        return False
-    keys = file.keys()
-    return all(p.labels is None or keys.isdisjoint(p.keys()) for p in group)
+@dataclass
+class _Group:
+    """Files to commit in one transaction: of one shape (task and fields; rejected files fit
+    any), and no rating in two of them, so that each meets, in the one plan, what it would
+    meet after the files before it."""
+
+    files: list[_Prepared] = field(default_factory=list)
+    shape: tuple | None = None
+    keys: set[tuple] = field(default_factory=set)
+    n_ratings: int = 0
+
+    @staticmethod
+    def _keys(labels: Labels) -> set[tuple]:
+        return set(zip(*(labels.table[c].to_pylist() for c in ratings.RATING_KEY), strict=True))
+
+    def fits(self, file: _Prepared) -> bool:
+        if len(self.files) >= GROUP_FILES:
+            return False
+        if file.labels is None:
+            return True
+        shape = (file.validation.task, *file.labels.fields)
+        if self.shape is not None and shape != self.shape:
+            return False
+        if self.n_ratings + len(file.labels.table) > GROUP_RATINGS:
+            return False
+        return self.keys.isdisjoint(self._keys(file.labels))
+
+    def add(self, file: _Prepared) -> None:
+        """Add ``file`` (the keys of its ratings are kept only while the group may grow)."""
+        self.files.append(file)
+        if file.labels is not None:
+            self.shape = (file.validation.task, *file.labels.fields)
+            self.n_ratings += len(file.labels.table)
+            if self.n_ratings <= GROUP_RATINGS:
+                self.keys |= self._keys(file.labels)
 
 
 def commit_all(
@@ -376,25 +380,25 @@ def commit_all(
     are committed again one per transaction, so a bad file never rolls back good ones."""
     store.ensure_tables(con)
     results: list[IngestResult] = []
-    group: list[_Prepared] = []
+    group = _Group()
 
-    def flush() -> None:
+    def flush(files: list[_Prepared]) -> None:
         try:
-            results.extend(_commit_group(study, group, con))
+            results.extend(_commit_group(study, files, con))
         except Exception:
-            if len(group) == 1:
+            if len(files) == 1:
                 raise
-            for prepared in group:
+            for prepared in files:
                 results.extend(_commit_group(study, [prepared], con))
-        group.clear()
 
     for received, validation in validated:
         prepared = _prepare(study, received, validation, home, labels_from)
-        if group and not _fits(group, prepared):
-            flush()
-        group.append(prepared)
-    if group:
-        flush()
+        if group.files and not group.fits(prepared):
+            flush(group.files)
+            group = _Group()
+        group.add(prepared)
+    if group.files:
+        flush(group.files)
     return results
 
 
