@@ -287,7 +287,8 @@ def apply_returns(
     tables = existing_tables(con, ("gold.ratings", HISTORY))
     table = plan(con, study, files)
     table = table.append_column("rating_id", _rating_ids(table, len(files), _next_id(con, tables)))
-    counts = count_changes(table)
+    per_file = _per_file(table, files[0].labels.fields, len(files))
+    counts = {c: sum(p[c] for p in per_file) for c in CHANGES}
     labels = files[0].labels
     con.register("_plan", table)
     try:
@@ -319,21 +320,27 @@ def apply_returns(
             )
     finally:
         con.unregister("_plan")
-    return _per_file(table, labels.fields, len(files))
+    return per_file
 
 
 def _per_file(table: pa.Table, fields: list[str], n_files: int) -> list[dict[str, int]]:
-    """The count per change and of field values written, per file of the group."""
+    """The count per change and of field values written, per file of the group (the group's
+    rows are in file order; the changes as codes, since as Python strings they cost 0.2 s per
+    million ratings)."""
     files = table["_file"].to_numpy()
-    change = table["change"].to_numpy(zero_copy_only=False)
-    applied = np.isin(change, ["new", "replaced"])
-    written = np.zeros(len(table), dtype=np.int64)
+    code = pc.index_in(table["change"], value_set=pa.array(CHANGES)).to_numpy()
+    counts = np.bincount(files * len(CHANGES) + code, minlength=n_files * len(CHANGES))
+    counts = counts.reshape(n_files, len(CHANGES))
+    applied = code <= CHANGES.index("replaced")  # new or replaced
+    bounds = np.searchsorted(files, np.arange(n_files + 1))
+    labels = np.zeros(n_files, dtype=np.int64)
     for f in fields:
-        written += applied & table[value_column(f)].is_valid().to_numpy(zero_copy_only=False)
-    counts = {c: np.bincount(files, change == c, n_files) for c in CHANGES}
-    labels = np.bincount(files, written, n_files)
+        filled = applied & table[value_column(f)].is_valid().to_numpy(zero_copy_only=False)
+        running = np.concatenate([[0], np.cumsum(filled)])
+        labels += running[bounds[1:]] - running[bounds[:-1]]
     return [
-        {c: int(counts[c][n]) for c in CHANGES} | {"labels": int(labels[n])} for n in range(n_files)
+        dict(zip(CHANGES, map(int, counts[n]), strict=True)) | {"labels": int(labels[n])}
+        for n in range(n_files)
     ]
 
 

@@ -1,6 +1,8 @@
 """Ingesting one returned file end to end: archive, read, validate, then either quarantine
-with a report or unblind and apply its ratings, in one transaction. Also the dry run
-(:func:`preview`, ``raterlab validate``), which says exactly what the ingest would do.
+with a report or unblind and apply its ratings, in one transaction. Many files
+(:func:`commit_all`) share a transaction where that gives the outcome of one by one. Also
+the dry run (:func:`preview`, ``raterlab validate``), which says exactly what the ingest
+would do.
 
 The inbox's files are recorded in ``staging.inbox`` (by content hash) when they are archived,
 so each step of the asset chain reads what the step before left in the warehouse and can be
