@@ -4,7 +4,7 @@ Each run ingests every pending file of one study (the inbox sensor starts one wh
 arrive). The steps hand each other warehouse state, keyed by file hash, not Python objects:
 ``staging.inbox`` lists the archived files, ``staging.ingests`` their outcomes; a file is
 pending until it has an outcome. So each asset can be materialized again alone, any number
-of times, with the same result. Each file is committed on its own: a file the reader cannot
+of times, with the same result. Each file has its own outcome: a file the reader cannot
 read is quarantined with a report and the others are still ingested.
 """
 
@@ -17,7 +17,7 @@ from assets.tables import table_metadata
 from raterlab.ingest.audit import create_wide_views, pending_files
 from raterlab.ingest.run import (
     accepted_rows,
-    commit,
+    commit_all,
     pending,
     record_inbox,
     validate_pending,
@@ -59,13 +59,13 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
     to ``quarantine/`` with its report (and its outcome to ``staging.ingests``), an accepted
     one waits for ``labels``."""
     study = raterlab.study(context.partition_key)
-    rejected, accepted = [], 0
     with raterlab.warehouse() as con:
-        for received, validation in validate_pending(study, con):
-            if accepted_rows(study, validation) is None:
-                rejected.append(commit(study, received, validation, raterlab.paths, con))
-            else:
-                accepted += 1
+        waiting = len(pending(study, con))
+        failed = (
+            (r, v) for r, v in validate_pending(study, con) if accepted_rows(study, v) is None
+        )
+        rejected = commit_all(study, failed, raterlab.paths, con)
+    accepted = waiting - len(rejected)
     context.add_output_metadata(
         {
             "accepted_files": accepted,
@@ -89,15 +89,13 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
 )
 def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Pending accepted files' ratings, unblinded through the sealed key, applied to
-    ``gold.labels`` row by row (one transaction per file; a newer rating of the same
-    annotator and item replaces the older, which stays in ``gold.rating_history``).
+    ``gold.labels`` row by row (consecutive files in one transaction, with the outcome of one
+    transaction per file; a newer rating of the same annotator and item replaces the older,
+    which stays in ``gold.rating_history``).
     Views ``gold.<study>__<task>`` give the wide form per task."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
-        results = [
-            commit(study, received, validation, raterlab.paths, con)
-            for received, validation in validate_pending(study, con)
-        ]
+        results = commit_all(study, validate_pending(study, con), raterlab.paths, con)
         views = create_wide_views(con, study)
         publish(con, raterlab.paths.published, WRITTEN)
         total = con.execute(

@@ -1,12 +1,13 @@
 """Ingest of many small returns: N files of 200 rows (one packet each, the empathy shape)
 against a sealed key of N x 200 tokens, the way a study's returns arrive. What this measures is
-the cost per file (reading, validating, committing in its own transaction), which the
+the cost per file (reading, validating, committing), which the
 million-row benchmark (``bench_ingest.py``) does not see.
 
 Run by hand: ``.venv/bin/python benchmarks/bench_ingest_files.py [--files N] [--json]``.
 Prints the seconds and milliseconds per file of each step: archiving into ``staging.inbox``,
 validating the pending files (:func:`raterlab.ingest.run.validate_pending`, as the
-``validated_annotations`` and ``labels`` assets do) and committing them one by one.
+``validated_annotations`` and ``labels`` assets do) and committing them
+(:func:`raterlab.ingest.run.commit_all`, as ``labels`` does).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def measure(folder: Path, files: int) -> dict:
         validated = list(run.validate_pending(study, con))
         seconds["validate"] = time.perf_counter() - start
         start = time.perf_counter()
-        results = [run.commit(study, r, v, home, con) for r, v in validated]
+        results = run.commit_all(study, validated, home, con)
         seconds["commit"] = time.perf_counter() - start
     return {
         "files": files,

@@ -26,6 +26,8 @@ back (its rating is ``older``), a newer one does (``new``).
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from datetime import datetime
 
 import duckdb
@@ -34,7 +36,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from raterlab.ingest.labels import LABEL_COLUMNS, Labels, number_column, value_column
+from raterlab.ingest.labels import (
+    LABEL_COLUMNS,
+    RATING_CONSTANTS,
+    Labels,
+    number_column,
+    value_column,
+)
 from raterlab.ingest.store import DDL, LABELS_SELECT, transaction
 from raterlab.warehouse import existing_tables
 
@@ -63,23 +71,55 @@ def _next_id(con: duckdb.DuckDBPyConnection, tables: set[str]) -> int:
     return con.execute(f"SELECT coalesce(max(id), 0) FROM ({union})").fetchall()[0][0]
 
 
-def plan(
-    con: duckdb.DuckDBPyConnection, study: str, labels: Labels, version_at: datetime
-) -> pa.Table:
-    """``labels``'s ratings, each with its ``change`` (see the module docstring), the current
-    rating it meets (``old_id``, ``current_file``, ``current_sha256``) and a fresh
-    ``rating_id``. Reads only.
+@dataclass(frozen=True)
+class Return:
+    """One file's ratings to apply: its labels, its version (the file's modification time
+    when received) and when it was received (the time of the history rows it writes)."""
 
-    DuckDB computes only the plan's own columns, in the ratings' order; they are appended to
-    ``labels.table``, whose columns are not copied. On a task's first return there is nothing
-    to meet: every rating is new, and DuckDB is not asked."""
-    ratings = labels.table
+    labels: Labels
+    version_at: datetime
+    now: datetime
+
+
+PER_FILE = (*RATING_CONSTANTS, "version_at", "_now")
+"""Columns the same for every rating of one file: per row of a group's table, as Arrow
+dictionaries of one entry per file (as cheap to insert as bound parameters)."""
+
+
+def _group_table(files: list[Return]) -> pa.Table:
+    """The files' ratings in one table, in file order: each file's ``labels.table`` with
+    :data:`PER_FILE`, its position in the group (``_file``) and each row's (``_pos``)."""
+    sizes = [len(f.labels.table) for f in files]
+    index = pa.array(np.repeat(np.arange(len(files), dtype=np.int32), sizes))
+    tables = [f.labels.table for f in files]
+    table = (pa.concat_tables(tables) if len(tables) > 1 else tables[0]).combine_chunks()
+    per_file = {c: [f.labels.constants[c] for f in files] for c in RATING_CONSTANTS} | {
+        "version_at": [f.version_at for f in files],
+        "_now": [f.now for f in files],
+    }
+    for name, values in per_file.items():
+        table = table.append_column(name, pa.DictionaryArray.from_arrays(index, pa.array(values)))
+    table = table.append_column("_file", index)
+    return table.append_column("_pos", pa.array(np.arange(len(table))))
+
+
+def plan(con: duckdb.DuckDBPyConnection, study: str, files: list[Return]) -> pa.Table:
+    """The ratings of ``files`` (one task, the same fields; no rating in two of them), each
+    with its ``change`` (see the module docstring) and the current rating it meets
+    (``old_id``, ``current_file``, ``current_sha256``). Reads only.
+
+    No rating is in two of the files, so each file meets exactly what it would meet if the
+    files before it had been applied first: one query plans them all. DuckDB computes only
+    the plan's own columns, in the ratings' order; they are appended to the group's table.
+    On a task's first return there is nothing to meet: every rating is new, and DuckDB is not
+    asked."""
+    ratings = _group_table(files)
     tables = existing_tables(con, ("gold.ratings", HISTORY))
-    params = {"study": study, "task": labels.constants["task"], "version": version_at}
+    params = {"study": study, "task": files[0].labels.constants["task"]}
     if _meets_current(con, tables, params):
-        con.register("_wide", ratings.append_column("_pos", pa.array(np.arange(len(ratings)))))
+        con.register("_wide", ratings)
         try:
-            planned = con.sql(_plan_query(labels, HISTORY in tables), params=params)
+            planned = con.sql(_plan_query(files[0].labels, HISTORY in tables), params=params)
             planned = planned.to_arrow_table()
         finally:
             con.unregister("_wide")
@@ -87,8 +127,23 @@ def plan(
             ratings = ratings.append_column(name, planned[name])
     else:
         ratings = ratings.append_column("change", pa.repeat("new", len(ratings)))
-    first = _next_id(con, tables) + 1
-    return ratings.append_column("rating_id", pa.array(np.arange(first, first + len(ratings))))
+    return ratings
+
+
+def _rating_ids(table: pa.Table, n_files: int, last: int) -> pa.Array:
+    """A fresh id per rating, file after file, as if each file were applied alone: a file's
+    ratings are numbered from one past the highest id in use (``last`` before the group),
+    and of its ids only those written (all but ``unchanged`` ratings) are then in use."""
+    files = table["_file"].to_numpy()
+    kept = pc.not_equal(table["change"], "unchanged").to_numpy(zero_copy_only=False)
+    ids = np.empty(len(table), dtype=np.int64)
+    bounds = np.searchsorted(files, np.arange(n_files + 1))
+    for start, end in itertools.pairwise(bounds):
+        ids[start:end] = np.arange(last + 1, last + 1 + end - start)
+        written = np.flatnonzero(kept[start:end])
+        if len(written):
+            last = int(ids[start + written[-1]])
+    return pa.array(ids)
 
 
 def _meets_current(con: duckdb.DuckDBPyConnection, tables: set[str], params: dict) -> bool:
@@ -108,7 +163,7 @@ def _meets_current(con: duckdb.DuckDBPyConnection, tables: set[str], params: dic
 
 def _plan_query(labels: Labels, with_history: bool) -> str:
     """SQL: per rating of ``_wide`` (in its order), the current rating it meets and its
-    change."""
+    change, by the rating's own file's version."""
     joined = " AND ".join(f"r.{c} = w.{c}" for c in RATING_KEY)
     fingerprint = _fingerprint(labels)
     withdrawn = (
@@ -122,10 +177,11 @@ def _plan_query(labels: Labels, with_history: bool) -> str:
     return f"""SELECT r.rating_id AS old_id,
                    coalesce(r.source_file, 'withdrawn') AS current_file,
                    r.source_sha256 AS current_sha256,
-                   CASE WHEN r.rating_id IS NULL AND $version < x.withdrawn_at THEN 'older'
+                   CASE WHEN r.rating_id IS NULL AND w.version_at < x.withdrawn_at THEN 'older'
                         WHEN r.rating_id IS NULL THEN 'new'
                         WHEN r.fingerprint = {fingerprint} THEN 'unchanged'
-                        WHEN r.version_at IS NULL OR $version >= r.version_at THEN 'replaced'
+                        WHEN r.version_at IS NULL OR w.version_at >= r.version_at
+                        THEN 'replaced'
                         ELSE 'older' END AS change
             FROM _wide w LEFT JOIN gold.ratings r
               ON r.study = $study AND r.task = $task AND {joined}
@@ -149,25 +205,31 @@ def _melt(fields: list[str], where: str) -> str:
 
 
 def _to_history(
-    con: duckdb.DuckDBPyConnection, study: str, where: str, change: str, by: dict, params: dict
+    con: duckdb.DuckDBPyConnection,
+    study: str,
+    where: str,
+    change: str,
+    by: tuple[str, dict],
+    params: dict,
 ) -> None:
-    """Move current ratings (``gold.ratings r`` rows matching ``where``) to history."""
+    """Move current ratings (``gold.ratings r`` rows matching ``where``, with ``params``) to
+    history; ``by`` is SQL of the ``replaced_at``, ``replaced_by_file`` and
+    ``replaced_by_sha256`` columns (from what ``where`` joins in, or its own parameters)."""
     con.execute(
         f"""INSERT INTO {HISTORY} BY NAME
-            SELECT {LABELS_SELECT},
-                   r.version_at, $change AS change, $at AS replaced_at,
-                   $by_file AS replaced_by_file, $by_sha AS replaced_by_sha256
+            SELECT {LABELS_SELECT}, r.version_at, $change AS change, {by[0]}
             FROM gold.ratings r LEFT JOIN gold.rating_values v USING (study, rating_id)
-            WHERE r.study = $study AND {where}""",
-        {"study": study, "change": change, **by, **params},
+            {where}""",
+        {"study": study, "change": change, **params, **by[1]},
     )
     con.execute(
         f"""DELETE FROM gold.rating_values WHERE study = $study AND rating_id IN
-            (SELECT rating_id FROM gold.ratings r WHERE r.study = $study AND {where})""",
+            (SELECT r.rating_id FROM gold.ratings r {where})""",
         {"study": study, **params},
     )
     con.execute(
-        f"DELETE FROM gold.ratings r WHERE r.study = $study AND {where}",
+        f"""DELETE FROM gold.ratings WHERE study = $study AND rating_id IN
+            (SELECT r.rating_id FROM gold.ratings r {where})""",
         {"study": study, **params},
     )
 
@@ -176,21 +238,14 @@ _PER_RATING = [c for c in DDL["gold.ratings"] if c not in ("study",)]
 _APPLIED = "change IN ('new', 'replaced')"
 
 
-def _insert_current(
-    con: duckdb.DuckDBPyConnection,
-    study: str,
-    labels: Labels,
-    columns: list[str],
-    bound: str,
-    constants: dict,
-) -> None:
+def _insert_current(con: duckdb.DuckDBPyConnection, study: str, labels: Labels) -> None:
     """``_plan``'s new and replacing ratings become current, with their fingerprints."""
-    selected = ", ".join(f"w.{c}" for c in columns if c != "fingerprint")
+    selected = ", ".join(f"w.{c}" for c in _PER_RATING if c != "fingerprint")
     con.execute(
         f"""INSERT INTO gold.ratings BY NAME
-            SELECT {bound}, {selected}, {_fingerprint(labels)} AS fingerprint
+            SELECT $study AS study, {selected}, {_fingerprint(labels)} AS fingerprint
             FROM _plan w WHERE {_APPLIED}""",
-        constants,
+        {"study": study},
     )
     if labels.fields:
         con.execute(
@@ -200,11 +255,9 @@ def _insert_current(
         )
 
 
-def _insert_older(
-    con: duckdb.DuckDBPyConnection, fields: list[str], columns: list[str], bound: str, params
-) -> None:
+def _insert_older(con: duckdb.DuckDBPyConnection, study: str, fields: list[str]) -> None:
     """``_plan``'s ratings older than the current ones go straight to history."""
-    older = [c for c in columns if c in LABEL_COLUMNS]
+    older = [c for c in _PER_RATING if c in LABEL_COLUMNS]
     older_rows = "change = 'older'"
     values = (
         f"LEFT JOIN ({_melt(fields, older_rows)}) v USING (rating_id)"
@@ -213,83 +266,111 @@ def _insert_older(
     )
     con.execute(
         f"""INSERT INTO {HISTORY} BY NAME
-            SELECT {bound}, p.rating_id, {", ".join(f"p.{c}" for c in older)},
-                   v.field, v.value, v.value_num, 'older_than_current' AS change,
-                   $now AS replaced_at, p.current_file AS replaced_by_file,
-                   p.current_sha256 AS replaced_by_sha256
+            SELECT $study AS study, p.rating_id, {", ".join(f"p.{c}" for c in older)},
+                   p.version_at, v.field, v.value, v.value_num,
+                   'older_than_current' AS change, p._now AS replaced_at,
+                   p.current_file AS replaced_by_file, p.current_sha256 AS replaced_by_sha256
             FROM _plan p {values} WHERE p.change = 'older'""",
-        params,
+        {"study": study},
     )
 
 
-def apply_labels(
-    con: duckdb.DuckDBPyConnection,
-    study: str,
-    labels: Labels,
-    version_at: datetime,
-    now: datetime,
-) -> dict[str, int]:
-    """Apply a file's ratings (inside the caller's transaction); returns the count per change
-    and ``labels``, the field values written.
+def apply_returns(
+    con: duckdb.DuckDBPyConnection, study: str, files: list[Return]
+) -> list[dict[str, int]]:
+    """Apply the ratings of ``files`` (inside the caller's transaction), with the same
+    outcome as applying them one by one in their order: they are of one task with the same
+    fields, and no rating is in two of them (see :func:`plan`). Returns, per file, the
+    count per change and ``labels``, the field values written.
 
-    ``labels.constants`` names the file (``source_file``, ``source_sha256``)."""
-    # One chunk per column: DuckDB then writes whole row groups, where many small chunks
-    # leave partial ones that the checkpoint at close rewrites (1 s per million ratings).
-    table = plan(con, study, labels, version_at).combine_chunks()
-    counts = count_changes(table)
-    file, sha = labels.constants["source_file"], labels.constants["source_sha256"]
-    constants = {"study": study, **labels.constants, "version_at": version_at}
-    columns = [c for c in _PER_RATING if c not in constants]
-    bound = ", ".join(f"${c} AS {c}" for c in constants)
+    Each file's ``labels.constants`` names it (``source_file``, ``source_sha256``)."""
+    tables = existing_tables(con, ("gold.ratings", HISTORY))
+    table = plan(con, study, files)
+    table = table.append_column("rating_id", _rating_ids(table, len(files), _next_id(con, tables)))
+    per_file = _per_file(table, files[0].labels.fields, len(files))
+    counts = {c: sum(p[c] for p in per_file) for c in CHANGES}
+    labels = files[0].labels
     con.register("_plan", table)
     try:
         if counts["replaced"]:
             _to_history(
                 con,
                 study,
-                "r.rating_id IN (SELECT old_id FROM _plan WHERE change = 'replaced')",
+                """JOIN (SELECT old_id, _now, source_file, source_sha256 FROM _plan
+                         WHERE change = 'replaced') p ON r.rating_id = p.old_id
+                   WHERE r.study = $study""",
                 "replaced",
-                {"at": now, "by_file": file, "by_sha": sha},
+                (
+                    "p._now AS replaced_at, p.source_file AS replaced_by_file, "
+                    "p.source_sha256 AS replaced_by_sha256",
+                    {},
+                ),
                 {},
             )
         if counts["new"] or counts["replaced"]:
-            _insert_current(con, study, labels, columns, bound, constants)
+            _insert_current(con, study, labels)
         if counts["older"]:
-            _insert_older(con, labels.fields, columns, bound, {**constants, "now": now})
+            _insert_older(con, study, labels.fields)
         if counts["unchanged"]:
             con.execute(
-                """UPDATE gold.ratings SET version_at = $version WHERE study = $study
-                   AND version_at < $version
-                   AND rating_id IN (SELECT old_id FROM _plan WHERE change = 'unchanged')""",
-                {"study": study, "version": version_at},
+                """UPDATE gold.ratings r SET version_at = p.version_at FROM _plan p
+                   WHERE r.study = $study AND p.change = 'unchanged'
+                   AND r.rating_id = p.old_id AND r.version_at < p.version_at""",
+                {"study": study},
             )
     finally:
         con.unregister("_plan")
-    applied_rows = pc.is_in(table["change"], pa.array(["new", "replaced"]))
-    written = sum(
-        int(pc.sum(pc.and_(applied_rows, table[value_column(f)].is_valid())).as_py() or 0)
-        for f in labels.fields
-    )
-    return {**counts, "labels": written}
+    return per_file
 
 
-def mark_superseded(con: duckdb.DuckDBPyConnection, study: str, sha256: str) -> list[str]:
+def _per_file(table: pa.Table, fields: list[str], n_files: int) -> list[dict[str, int]]:
+    """The count per change and of field values written, per file of the group (the group's
+    rows are in file order; the changes as codes, since as Python strings they cost 0.2 s per
+    million ratings)."""
+    files = table["_file"].to_numpy()
+    code = pc.index_in(table["change"], value_set=pa.array(CHANGES)).to_numpy()
+    counts = np.bincount(files * len(CHANGES) + code, minlength=n_files * len(CHANGES))
+    counts = counts.reshape(n_files, len(CHANGES))
+    applied = code <= CHANGES.index("replaced")  # new or replaced
+    bounds = np.searchsorted(files, np.arange(n_files + 1))
+    labels = np.zeros(n_files, dtype=np.int64)
+    for f in fields:
+        filled = applied & table[value_column(f)].is_valid().to_numpy(zero_copy_only=False)
+        running = np.concatenate([[0], np.cumsum(filled)])
+        labels += running[bounds[1:]] - running[bounds[:-1]]
+    return [
+        dict(zip(CHANGES, map(int, counts[n]), strict=True)) | {"labels": int(labels[n])}
+        for n in range(n_files)
+    ]
+
+
+def mark_superseded(
+    con: duckdb.DuckDBPyConnection, study: str, shas: list[str]
+) -> dict[str, list[str]]:
     """Mark accepted files none of whose ratings is current any more as superseded by the
-    file ``sha256``; returns their names. Only files whose ratings ``sha256`` replaced can
-    have lost their last one, so only they are looked at."""
+    file of ``shas`` (a group's files, in order) that replaced the last of them, as applying
+    the files one by one would: a file's ratings are replaced by the group's files and no
+    file of the group adds to them. Returns each marking file's marked files' names. Only
+    files whose ratings the group replaced can have lost their last one, so only they are
+    looked at."""
     rows = con.execute(
-        f"""WITH replaced AS (SELECT DISTINCT source_sha256 FROM {HISTORY}
-                              WHERE study = $study AND replaced_by_sha256 = $sha
-                              AND change = 'replaced')
-           UPDATE staging.ingests SET status = 'superseded', superseded_by = $sha
-           WHERE study = $study AND status = 'accepted' AND sha256 <> $sha AND n_labels > 0
-           AND sha256 IN (SELECT source_sha256 FROM replaced)
-           AND sha256 NOT IN (SELECT source_sha256 FROM gold.ratings WHERE study = $study
-                              AND source_sha256 IN (SELECT source_sha256 FROM replaced))
-           RETURNING file""",
-        {"study": study, "sha": sha256},
+        f"""WITH files AS (SELECT * FROM unnest($shas) WITH ORDINALITY AS f(sha, n)),
+           replaced AS (SELECT h.source_sha256, arg_max(f.sha, f.n) AS by_sha
+                        FROM {HISTORY} h JOIN files f ON h.replaced_by_sha256 = f.sha
+                        WHERE h.study = $study AND h.change = 'replaced' GROUP BY ALL)
+           UPDATE staging.ingests g SET status = 'superseded', superseded_by = x.by_sha
+           FROM replaced x
+           WHERE g.study = $study AND g.status = 'accepted' AND g.n_labels > 0
+           AND g.sha256 = x.source_sha256 AND g.sha256 NOT IN (SELECT sha FROM files)
+           AND g.sha256 NOT IN (SELECT source_sha256 FROM gold.ratings WHERE study = $study
+                                AND source_sha256 IN (SELECT source_sha256 FROM replaced))
+           RETURNING g.file, g.superseded_by""",
+        {"study": study, "shas": shas},
     ).fetchall()
-    return sorted(r[0] for r in rows)
+    marked: dict[str, list[str]] = {}
+    for file, by in sorted(rows):
+        marked.setdefault(by, []).append(file)
+    return marked
 
 
 def withdraw(
@@ -310,8 +391,11 @@ def withdraw(
             {"study": study, **params},
         ).fetchall()[0][0]
         if found:
-            by = {"at": now, "by_file": f"withdrawn: {reason}", "by_sha": None}
-            _to_history(con, study, where, "withdrawn", by, params)
+            by = (
+                "$at AS replaced_at, $by_file AS replaced_by_file, NULL AS replaced_by_sha256",
+                {"at": now, "by_file": f"withdrawn: {reason}"},
+            )
+            _to_history(con, study, f"WHERE r.study = $study AND {where}", "withdrawn", by, params)
     return found
 
 

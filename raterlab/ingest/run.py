@@ -1,6 +1,8 @@
 """Ingesting one returned file end to end: archive, read, validate, then either quarantine
-with a report or unblind and apply its ratings, in one transaction. Also the dry run
-(:func:`preview`, ``raterlab validate``), which says exactly what the ingest would do.
+with a report or unblind and apply its ratings, in one transaction. Many files
+(:func:`commit_all`) share a transaction where that gives the outcome of one by one. Also
+the dry run (:func:`preview`, ``raterlab validate``), which says exactly what the ingest
+would do.
 
 The inbox's files are recorded in ``staging.inbox`` (by content hash) when they are archived,
 so each step of the asset chain reads what the step before left in the warehouse and can be
@@ -9,7 +11,7 @@ run again alone: a file is pending until ``staging.ingests`` holds its outcome.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -221,8 +223,185 @@ def preview(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Preview
     labels = _labels(study, received, validation)
     if labels is None:
         return Preview("rejected", validation, {})
-    changes = ratings.count_changes(ratings.plan(con, study.name, labels, version))
+    planned = ratings.plan(con, study.name, [ratings.Return(labels, version, received.received_at)])
+    changes = ratings.count_changes(planned)
     return Preview("accepted", validation, changes)
+
+
+@dataclass
+class _Prepared:
+    """A validated file made ready to commit: its labels (``None``: rejected), report and
+    ledger entry."""
+
+    received: Received
+    validation: Validation
+    labels: Labels | None
+    report: Path | None
+    entry: store.Entry
+
+
+def _prepare(
+    study: Study, received: Received, validation: Validation, home: Home, labels_from: LabelsFrom
+) -> _Prepared:
+    """The labels of a validated file, and its report written (outside any transaction)."""
+    labels = labels_from(study, received, validation)
+    status = "rejected" if labels is None else "accepted"
+    report_path = file_report(home, study.name, received, status, validation.issues)
+    packets = (
+        []
+        if labels is None
+        else sorted("/".join(p) for p in labels.packets().itertuples(index=False))
+    )
+    n_errors = int((validation.issues["severity"] == "error").sum())
+    outcome = {
+        "file": received.file,
+        "task": validation.task,
+        "status": status,
+        "n_rows": 0 if validation.frame is None else len(validation.frame),
+        "n_labels": 0,
+        "n_errors": n_errors,
+        "n_warnings": len(validation.issues) - n_errors,
+        "packets": packets,
+        "report": None if report_path is None else str(report_path),
+        "ingested_at": received.received_at,
+        "superseded_by": None,
+    }
+    entry = store.Entry(file_row(study, received), outcome, validation.issues)
+    return _Prepared(received, validation, labels, report_path, entry)
+
+
+def _commit_group(
+    study: Study, group: list[_Prepared], con: duckdb.DuckDBPyConnection
+) -> list[IngestResult]:
+    """Commit ``group`` (files of one shape, no rating in two of them) in one transaction,
+    with the outcome of committing them one by one in their order."""
+    superseded: dict[str, list[str]] = {}
+
+    def apply(con: duckdb.DuckDBPyConnection, fresh: list[int]) -> dict[int, dict]:
+        accepted = [n for n in fresh if group[n].labels is not None]
+        if not accepted:
+            return {}
+        returns = [
+            ratings.Return(
+                group[n].labels, group[n].received.version_at, group[n].received.received_at
+            )
+            for n in accepted
+        ]
+        changes = ratings.apply_returns(con, study.name, returns)
+        replacing = [
+            group[n].received.sha256
+            for n, c in zip(accepted, changes, strict=True)
+            if c["replaced"]
+        ]
+        if replacing:
+            superseded.update(ratings.mark_superseded(con, study.name, replacing))
+        return {
+            n: {f"n_{c}": k for c, k in counts.items() if c != "labels"}
+            | {"n_labels": counts["labels"]}
+            for n, counts in zip(accepted, changes, strict=True)
+        }
+
+    done = store.commit_files(con, store.RETURNS, [p.entry for p in group], apply)
+    results = []
+    for prepared, outcome in zip(group, done, strict=True):
+        received = prepared.received
+        if outcome is None:
+            results.append(IngestResult(received.file, received.sha256, "unchanged"))
+            continue
+        status = outcome["status"]
+        changes = {c: int(outcome.get(f"n_{c}") or 0) for c in ratings.CHANGES}
+        results.append(
+            IngestResult(
+                received.file,
+                received.sha256,
+                status,
+                prepared.validation,
+                int(outcome["n_labels"]),
+                prepared.report,
+                superseded.get(received.sha256, []),
+                changes if status == "accepted" else {},
+            )
+        )
+    return results
+
+
+GROUP_FILES = 256
+GROUP_RATINGS = 100_000
+"""A group committed in one transaction holds at most this many files and ratings (a larger
+file is committed alone)."""
+
+
+@dataclass
+class _Group:
+    """Files to commit in one transaction: of one shape (task and fields; rejected files fit
+    any), and no rating in two of them, so that each meets, in the one plan, what it would
+    meet after the files before it."""
+
+    files: list[_Prepared] = field(default_factory=list)
+    shape: tuple | None = None
+    keys: set[tuple] = field(default_factory=set)
+    n_ratings: int = 0
+
+    @staticmethod
+    def _keys(labels: Labels) -> set[tuple]:
+        return set(zip(*(labels.table[c].to_pylist() for c in ratings.RATING_KEY), strict=True))
+
+    def fits(self, file: _Prepared) -> bool:
+        if len(self.files) >= GROUP_FILES:
+            return False
+        if file.labels is None:
+            return True
+        shape = (file.validation.task, *file.labels.fields)
+        if self.shape is not None and shape != self.shape:
+            return False
+        if self.n_ratings + len(file.labels.table) > GROUP_RATINGS:
+            return False
+        return self.keys.isdisjoint(self._keys(file.labels))
+
+    def add(self, file: _Prepared) -> None:
+        """Add ``file`` (the keys of its ratings are kept only while the group may grow)."""
+        self.files.append(file)
+        if file.labels is not None:
+            self.shape = (file.validation.task, *file.labels.fields)
+            self.n_ratings += len(file.labels.table)
+            if self.n_ratings <= GROUP_RATINGS:
+                self.keys |= self._keys(file.labels)
+
+
+def commit_all(
+    study: Study,
+    validated: Iterable[tuple[Received, Validation]],
+    home: Home,
+    con: duckdb.DuckDBPyConnection,
+    labels_from: LabelsFrom = _labels,
+) -> list[IngestResult]:
+    """:func:`commit` of each validated file, in their order, with the same outcome as one
+    by one: consecutive files of one task and fields, none of whose ratings is in another,
+    are committed in one transaction (one plan and one insert for all; see
+    :func:`raterlab.ingest.ratings.apply_returns`). If a group's transaction fails, its files
+    are committed again one per transaction, so a bad file never rolls back good ones."""
+    store.ensure_tables(con)
+    results: list[IngestResult] = []
+    group = _Group()
+
+    def flush(files: list[_Prepared]) -> None:
+        try:
+            results.extend(_commit_group(study, files, con))
+        except Exception:
+            if len(files) == 1:
+                raise
+            for prepared in files:
+                results.extend(_commit_group(study, [prepared], con))
+
+    for received, validation in validated:
+        prepared = _prepare(study, received, validation, home, labels_from)
+        if group.files and not group.fits(prepared):
+            flush(group.files)
+            group = _Group()
+        group.add(prepared)
+    if group.files:
+        flush(group.files)
+    return results
 
 
 def commit(
@@ -236,61 +415,7 @@ def commit(
     """Quarantine a rejected file with its report, or apply an accepted one's ratings;
     either way the outcome is recorded in the same transaction as the ratings. Returns and
     imports both commit here (``labels_from`` is what differs)."""
-    store.ensure_tables(con)
-    labels = labels_from(study, received, validation)
-    status = "rejected" if labels is None else "accepted"
-    report_path = file_report(home, study.name, received, status, validation.issues)
-    packets = (
-        []
-        if labels is None
-        else sorted("/".join(p) for p in labels.packets().itertuples(index=False))
-    )
-    outcome = {
-        "file": received.file,
-        "task": validation.task,
-        "status": status,
-        "n_rows": 0 if validation.frame is None else len(validation.frame),
-        "n_labels": 0,
-        "n_errors": len(validation.errors),
-        "n_warnings": len(validation.warnings),
-        "packets": packets,
-        "report": None if report_path is None else str(report_path),
-        "ingested_at": received.received_at,
-        "superseded_by": None,
-    }
-    superseded: list[str] = []
-
-    def apply(con: duckdb.DuckDBPyConnection) -> dict:
-        changes = ratings.apply_labels(
-            con, study.name, labels, received.version_at, received.received_at
-        )
-        if changes["replaced"]:
-            superseded.extend(ratings.mark_superseded(con, study.name, received.sha256))
-        return {f"n_{c}": n for c, n in changes.items() if c != "labels"} | {
-            "n_labels": changes["labels"]
-        }
-
-    done = store.commit_file(
-        con,
-        store.RETURNS,
-        file_row(study, received),
-        outcome,
-        validation.issues,
-        None if labels is None else apply,
-    )
-    if done is None:
-        return IngestResult(received.file, received.sha256, "unchanged")
-    changes = {c: int(done.get(f"n_{c}") or 0) for c in ratings.CHANGES}
-    return IngestResult(
-        received.file,
-        received.sha256,
-        status,
-        validation,
-        int(done["n_labels"]),
-        report_path,
-        superseded,
-        changes if status == "accepted" else {},
-    )
+    return commit_all(study, [(received, validation)], home, con, labels_from)[0]
 
 
 def ingest_file(

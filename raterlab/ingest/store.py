@@ -99,12 +99,21 @@ def quarantine(source: Path, folder: Path, name: str) -> Path:
     return folder / name
 
 
-def insert_row(con: duckdb.DuckDBPyConnection, table: str, row: dict) -> None:
-    """Append one row (column name to value) to ``table``, its values bound as parameters
-    (registering a one-row DataFrame costs more than the insert)."""
-    names = ", ".join(f'"{c}"' for c in row)
-    marks = ", ".join(f"${i}" for i in range(1, len(row) + 1))
-    con.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(row.values()))
+def insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
+    """Append rows (column name to value; a column missing from a row is NULL) to ``table``
+    in one statement, their values bound as parameters (registering a small DataFrame costs
+    more than the insert)."""
+    if not rows:
+        return
+    columns = list(dict.fromkeys(c for row in rows for c in row))
+    names = ", ".join(f'"{c}"' for c in columns)
+    width = len(columns)
+    marks = ", ".join(
+        "(" + ", ".join(f"${n * width + i + 1}" for i in range(width)) + ")"
+        for n in range(len(rows))
+    )
+    values = [row.get(c) for row in rows for c in columns]
+    con.execute(f"INSERT INTO {table} ({names}) VALUES {marks}", values)
 
 
 def insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> None:
@@ -182,6 +191,19 @@ WRITTEN = tuple(t.name for t in tables.TABLES if t.schema == "gold" and not t.vi
 """The gold tables a committed return or import writes (and so publishes)."""
 
 
+def known_outcomes(
+    con: duckdb.DuckDBPyConnection, study: str, shas: list[str], ledger: Ledger = RETURNS
+) -> set[str]:
+    """Which of these contents have an outcome recorded in ``ledger``."""
+    if not table_exists(con, ledger.outcomes):
+        return set()
+    rows = con.execute(
+        f"SELECT sha256 FROM {ledger.outcomes} WHERE study = ? AND list_contains(?, sha256)",
+        [study, shas],
+    ).fetchall()
+    return {sha for (sha,) in rows}
+
+
 def known_outcome(
     con: duckdb.DuckDBPyConnection, study: str, sha256: str, ledger: Ledger = RETURNS
 ) -> str | None:
@@ -194,6 +216,65 @@ def known_outcome(
     return rows[0][0] if rows else None
 
 
+@dataclass(frozen=True)
+class Entry:
+    """A file to record: its row of ``raw.returned_files``, its outcome and its issues."""
+
+    file_row: dict
+    outcome: dict
+    issues: pd.DataFrame
+
+    @property
+    def sha256(self) -> str:
+        return self.file_row["sha256"]
+
+
+Apply = Callable[[duckdb.DuckDBPyConnection, list[int]], dict[int, dict]]
+"""Writes what the files at the positions given bring (their labels or decisions), inside the
+transaction; returns, per position, columns to add to the file's outcome."""
+
+
+def commit_files(
+    con: duckdb.DuckDBPyConnection,
+    ledger: Ledger,
+    entries: list[Entry],
+    apply: Apply | None = None,
+) -> list[dict | None]:
+    """Record files of one study in a single transaction: the files, what ``apply`` writes,
+    their issues and their outcomes (each statement once for all of them).
+
+    Whether each content is already known is decided inside the transaction, so two copies
+    of one file are committed once. Returns each file's outcome, or ``None`` where the content
+    had been recorded before (nothing is written for it then).
+    """
+    if not entries:
+        return []
+    study = entries[0].file_row["study"]
+    check_readable(con, ("raw.returned_files", ledger.outcomes, *WRITTEN))
+    with transaction(con):
+        shas = [e.sha256 for e in entries]
+        seen = known_outcomes(con, study, shas, ledger)
+        fresh = []
+        for n, sha in enumerate(shas):
+            if sha not in seen:
+                fresh.append(n)
+                seen.add(sha)
+        if not fresh:
+            return [None] * len(entries)
+        insert_rows(con, "raw.returned_files", [entries[n].file_row for n in fresh])
+        extra = {} if apply is None else apply(con, fresh)
+        outcomes = {
+            n: {**entries[n].outcome, **extra.get(n, {}), "study": study, "sha256": shas[n]}
+            for n in fresh
+        }
+        issues = [entries[n].issues.assign(study=study, sha256=shas[n]) for n in fresh]
+        issues = [i for i in issues if not i.empty]
+        if issues:
+            insert(con, ledger.issues, pd.concat(issues, ignore_index=True))
+        insert_rows(con, ledger.outcomes, list(outcomes.values()))
+    return [outcomes.get(n) for n in range(len(entries))]
+
+
 def commit_file(
     con: duckdb.DuckDBPyConnection,
     ledger: Ledger,
@@ -202,21 +283,9 @@ def commit_file(
     issues: pd.DataFrame,
     apply: Callable[[duckdb.DuckDBPyConnection], dict] | None = None,
 ) -> dict | None:
-    """Record one file in a single transaction: the file, what ``apply`` writes (its labels or
-    decisions; it returns columns to add to the outcome), its issues and its outcome.
-
-    Whether this content is already known is decided inside the transaction, so two copies
-    of one file in an inbox are committed once. Returns the outcome, or ``None`` when the
-    content had been recorded before (nothing is written then).
-    """
-    study, sha = file_row["study"], file_row["sha256"]
-    check_readable(con, ("raw.returned_files", ledger.outcomes, *WRITTEN))
-    with transaction(con):
-        if known_outcome(con, study, sha, ledger) is not None:
-            return None
-        insert_row(con, "raw.returned_files", file_row)
-        if apply is not None:
-            outcome = {**outcome, **apply(con)}
-        insert(con, ledger.issues, issues.assign(study=study, sha256=sha))
-        insert_row(con, ledger.outcomes, {**outcome, "study": study, "sha256": sha})
-    return outcome
+    """:func:`commit_files` of one file, whose ``apply`` writes what it brings (its labels or
+    decisions) and returns columns to add to its outcome."""
+    entry = Entry(file_row, outcome, issues)
+    if apply is None:
+        return commit_files(con, ledger, [entry])[0]
+    return commit_files(con, ledger, [entry], lambda c, fresh: {n: apply(c) for n in fresh})[0]

@@ -148,19 +148,19 @@ def test_crash_between_archive_and_commit_leaves_warehouse_consistent(
 ) -> None:
     study, home, _, _ = issued
     path = write(filled(home, "a1", "pilot", "answer"), tmp_path / "a1.csv")
-    real_apply = ratings.apply_labels
+    real_apply = ratings.apply_returns
 
     def crash_after_labels(*args):
         real_apply(*args)
         raise OSError("disk full")
 
-    monkeypatch.setattr(ratings, "apply_labels", crash_after_labels)
+    monkeypatch.setattr(ratings, "apply_returns", crash_after_labels)
     with pytest.raises(OSError):
         _ingest(study, home, path)
     assert _query(home, "SELECT count(*) AS n FROM gold.labels")["n"][0] == 0
     assert _query(home, "SELECT count(*) AS n FROM staging.ingests")["n"][0] == 0
     assert any((home.archive / "mini").iterdir())
-    monkeypatch.setattr(ratings, "apply_labels", real_apply)
+    monkeypatch.setattr(ratings, "apply_returns", real_apply)
     assert _ingest(study, home, path).status == "accepted"
     assert _query(home, "SELECT count(*) AS n FROM gold.labels")["n"][0] > 0
 

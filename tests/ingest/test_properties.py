@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 import pytest
@@ -14,7 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from raterlab import warehouse
-from raterlab.ingest import ingest_file
+from raterlab.ingest import ingest_file, run, store
 from raterlab.ingest.audit import accepted_violations
 from raterlab.protocol import load_study
 from raterlab.settings import Home
@@ -111,3 +113,82 @@ def test_returns_never_lose_an_accepted_rating(built, tmp_path_factory, data) ->
     for token, (_, score, notes) in winner.items():
         assert _norm(current.at[token, "value"]) == _norm(score)
         assert _norm(current.at[token, "notes"]) == _norm(notes)
+
+
+TABLES = {
+    "gold.ratings": "rating_id",
+    "gold.rating_values": "rating_id, field",
+    "gold.rating_history": "rating_id, field, change",
+    "staging.ingests": "file",
+    "staging.ingest_issues": "file, row, rule, message",
+    "raw.returned_files": "file",
+}
+
+
+def _commit_in(home: Home, study, paths: list, grouped: bool) -> tuple[list, dict]:
+    """Receive ``paths`` (fixed receipt times), validate them, and commit them one by one or
+    grouped (:func:`raterlab.ingest.run.commit_all`); returns the results and the tables."""
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with warehouse.connect(home.warehouse) as con:
+        store.ensure_tables(con)
+        context = run.study_context(con, study)
+        validated = []
+        for n, path in enumerate(paths):
+            received = replace(run.receive(study, path, home), received_at=start + timedelta(n))
+            validated.append((received, run.validate_received(study, received, con, context)))
+        if grouped:
+            results = run.commit_all(study, validated, home, con)
+        else:
+            results = [run.commit(study, r, v, home, con) for r, v in validated]
+        tables = {
+            t: con.execute(f"SELECT * EXCLUDE (study) FROM {t} ORDER BY {order}").df()
+            for t, order in TABLES.items()
+        }
+    outcomes = [(r.file, r.status, r.n_labels, r.superseded, r.changes) for r in results]
+    return outcomes, tables
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    derandomize=os.environ.get("CI") == "true",
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_group_commit_gives_what_one_by_one_gives(built, tmp_path_factory, data) -> None:
+    """Files committed in groups (one transaction, one plan) leave exactly the tables and
+    outcomes of committing them one per transaction in the same order: overlapping,
+    resubmitted, older, identical and rejected files, of two annotators."""
+    study, template, packet = built
+    packets = {"a1": packet, "a2": filled(template, "a2", "main-01", "answer")}
+    n = min(len(p) for p in packets.values())
+    submissions = data.draw(
+        st.lists(
+            st.tuples(st.sampled_from(sorted(packets)), _submission(n)), min_size=2, max_size=6
+        )
+    )
+    root = tmp_path_factory.mktemp("group")
+    (root / "files").mkdir()
+    paths = []
+    for arrival, (annotator, sub) in enumerate(submissions):
+        frame = packets[annotator].iloc[[r["row"] for r in sub["rows"]]].copy()
+        for column in ("score", "notes", "time_spent_s"):
+            frame[column] = [r[column] for r in sub["rows"]]
+        path = root / "files" / f"{annotator}_{arrival}.csv"
+        path.write_bytes(frame.to_csv(index=False).encode("utf-8"))
+        os.utime(path, (1_790_000_000 + sub["version"],) * 2)
+        paths.append(path)
+    paths += paths[:1]  # the same content again: unchanged
+    done = {}
+    for grouped in (False, True):
+        home = Home(root / f"home-{grouped}")
+        shutil.copytree(template.root, home.root)
+        done[grouped] = _commit_in(home, study, paths, grouped)
+    (one_by_one, tables), (in_groups, grouped_tables) = done[False], done[True]
+    assert in_groups == one_by_one
+    for table, frame in tables.items():
+        other = grouped_tables[table]
+        for column in ("archived_path", "report"):
+            if column in frame:
+                frame[column] = frame[column].str.replace("home-False", "home-True")
+        pd.testing.assert_frame_equal(other, frame, obj=table)

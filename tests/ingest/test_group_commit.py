@@ -1,0 +1,70 @@
+"""Committing consecutive files in one transaction (:func:`raterlab.ingest.run.commit_all`):
+which files share a transaction, and what happens when a group's transaction fails. That the
+outcome equals one transaction per file is the property test
+``test_group_commit_gives_what_one_by_one_gives``."""
+
+from __future__ import annotations
+
+import pytest
+
+from raterlab import warehouse
+from raterlab.ingest import ratings, run, store
+from tests.ingest.conftest import filled, write
+
+
+def _validated(study, home, paths, con):
+    received = [run.receive(study, p, home) for p in paths]
+    return [(r, run.validate_received(study, r, con)) for r in received]
+
+
+@pytest.fixture
+def three_files(issued, tmp_path):
+    """a1's and a2's packets, then a fix of a1's first row (it meets a1's file)."""
+    study, home, _, _ = issued
+    a1 = filled(home, "a1", "main-01", "answer")
+    paths = [
+        write(a1, tmp_path / "a1.csv"),
+        write(filled(home, "a2", "main-01", "answer"), tmp_path / "a2.csv"),
+        write(a1.iloc[[0]].assign(score="4"), tmp_path / "a1_fix.csv"),
+    ]
+    return study, home, paths
+
+
+def test_files_share_a_transaction_until_one_meets_a_rating_of_another(
+    three_files, monkeypatch
+) -> None:
+    study, home, paths = three_files
+    groups = []
+    real = store.commit_files
+
+    def spy(con, ledger, entries, apply=None):
+        groups.append([e.file_row["file"] for e in entries])
+        return real(con, ledger, entries, apply)
+
+    monkeypatch.setattr(store, "commit_files", spy)
+    with warehouse.connect(home.warehouse) as con:
+        results = run.commit_all(study, _validated(study, home, paths, con), home, con)
+    assert groups == [["a1.csv", "a2.csv"], ["a1_fix.csv"]]
+    assert [r.status for r in results] == ["accepted"] * 3
+    assert results[2].changes["replaced"] == 1
+
+
+def test_a_failed_group_is_committed_again_one_file_per_transaction(
+    three_files, monkeypatch
+) -> None:
+    study, home, paths = three_files
+    real = ratings.apply_returns
+
+    def fails_in_groups(con, study_name, files):
+        if len(files) > 1:
+            raise RuntimeError("a group's statement failed")
+        return real(con, study_name, files)
+
+    monkeypatch.setattr(ratings, "apply_returns", fails_in_groups)
+    with warehouse.connect(home.warehouse) as con:
+        results = run.commit_all(study, _validated(study, home, paths, con), home, con)
+        files = con.execute("SELECT file FROM staging.ingests ORDER BY file").fetchall()
+        returned = con.execute("SELECT count(*) FROM raw.returned_files").fetchall()[0][0]
+    assert [r.status for r in results] == ["accepted"] * 3
+    assert files == [("a1.csv",), ("a1_fix.csv",), ("a2.csv",)]
+    assert returned == 3
