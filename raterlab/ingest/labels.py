@@ -142,10 +142,14 @@ class Labels:
             for f in self.fields
         )
 
-    def packets(self) -> pd.DataFrame:
-        """The (annotator, batch, task) packets these ratings answer."""
+    def packets(self) -> list[tuple[str, str, str]]:
+        """The (annotator, batch, task) packets these ratings answer, sorted (Arrow's group
+        by, then Python: through pandas this cost about 4 ms per file)."""
         pairs = self.table.select(["annotator_id", "batch"]).group_by(["annotator_id", "batch"])
-        return pairs.aggregate([]).to_pandas().assign(task=self.constants["task"])
+        pairs = pairs.aggregate([])
+        task = self.constants["task"]
+        annotators, batches = pairs["annotator_id"].to_pylist(), pairs["batch"].to_pylist()
+        return sorted((a, b, task) for a, b in zip(annotators, batches, strict=True))
 
     def with_source_rows(self, rows: np.ndarray) -> Labels:
         index = self.table.schema.get_field_index("source_row")

@@ -247,11 +247,7 @@ def _prepare(
     labels = labels_from(study, received, validation)
     status = "rejected" if labels is None else "accepted"
     report_path = file_report(home, study.name, received, status, validation.issues)
-    packets = (
-        []
-        if labels is None
-        else sorted("/".join(p) for p in labels.packets().itertuples(index=False))
-    )
+    packets = [] if labels is None else sorted("/".join(p) for p in labels.packets())
     n_errors = int((validation.issues["severity"] == "error").sum())
     outcome = {
         "file": received.file,
@@ -327,8 +323,8 @@ def _commit_group(
 
 GROUP_FILES = 256
 GROUP_RATINGS = 100_000
-"""A group committed in one transaction holds at most this many files and ratings (a larger
-file is committed alone)."""
+"""A group committed in one transaction holds at most this many files and ratings (a file
+with more ratings shares its transaction with no other accepted file)."""
 
 
 @dataclass

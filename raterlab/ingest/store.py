@@ -267,8 +267,11 @@ def commit_files(
             n: {**entries[n].outcome, **extra.get(n, {}), "study": study, "sha256": shas[n]}
             for n in fresh
         }
-        issues = [entries[n].issues.assign(study=study, sha256=shas[n]) for n in fresh]
-        issues = [i for i in issues if not i.empty]
+        issues = [
+            entries[n].issues.assign(study=study, sha256=shas[n])
+            for n in fresh
+            if not entries[n].issues.empty
+        ]
         if issues:
             insert(con, ledger.issues, pd.concat(issues, ignore_index=True))
         insert_rows(con, ledger.outcomes, list(outcomes.values()))
