@@ -371,33 +371,43 @@ def commit_all(
     con: duckdb.DuckDBPyConnection,
     labels_from: LabelsFrom = _labels,
 ) -> list[IngestResult]:
-    """:func:`commit` of each validated file, in their order, with the same outcome as one
-    by one: consecutive files of one task and fields, none of whose ratings is in another,
-    are committed in one transaction (one plan and one insert for all; see
-    :func:`raterlab.ingest.ratings.apply_returns`). If a group's transaction fails, its files
-    are committed again one per transaction, so a bad file never rolls back good ones."""
+    """:func:`commit` of each validated file, with the same outcome as one by one in their
+    order: files of one task and fields, none of whose ratings is in another, are committed
+    in one transaction (one plan and one insert for all; see
+    :func:`raterlab.ingest.ratings.apply_returns`). Files of different tasks never meet each
+    other's ratings, so each task's files are grouped apart, in their order (a study's
+    returns alternate between its tasks' templates); only the order in which rating ids are
+    handed out differs from one by one. If a group's transaction fails, its files are
+    committed again one per transaction, so a bad file never rolls back good ones. Results
+    come in the order of the files."""
     store.ensure_tables(con)
-    results: list[IngestResult] = []
-    group = _Group()
+    done: dict[str, list[IngestResult]] = {}
+    order: list[str] = []
+    groups: dict[str | None, _Group] = {}
 
     def flush(files: list[_Prepared]) -> None:
         try:
-            results.extend(_commit_group(study, files, con))
+            results = _commit_group(study, files, con)
         except Exception:
             if len(files) == 1:
                 raise
-            for prepared in files:
-                results.extend(_commit_group(study, [prepared], con))
+            results = [r for prepared in files for r in _commit_group(study, [prepared], con)]
+        for result in results:
+            done.setdefault(result.sha256, []).append(result)
 
     for received, validation in validated:
         prepared = _prepare(study, received, validation, home, labels_from)
+        order.append(received.sha256)
+        task = validation.task if prepared.labels is not None else None
+        group = groups.setdefault(task, _Group())
         if group.files and not group.fits(prepared):
             flush(group.files)
-            group = _Group()
+            group = groups[task] = _Group()
         group.add(prepared)
-    if group.files:
-        flush(group.files)
-    return results
+    for group in groups.values():
+        if group.files:
+            flush(group.files)
+    return [done[sha].pop(0) for sha in order]
 
 
 def commit(

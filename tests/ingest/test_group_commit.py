@@ -5,11 +5,13 @@ outcome equals one transaction per file is the property test
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from raterlab import warehouse
 from raterlab.ingest import ratings, run, store
-from tests.ingest.conftest import filled, write
+from raterlab.settings import Home
+from tests.ingest.conftest import filled, issue, write
 
 
 def _validated(study, home, paths, con):
@@ -68,3 +70,48 @@ def test_a_failed_group_is_committed_again_one_file_per_transaction(
     assert [r.status for r in results] == ["accepted"] * 3
     assert files == [("a1.csv",), ("a1_fix.csv",), ("a2.csv",)]
     assert returned == 3
+
+
+def test_each_task_is_grouped_apart_with_the_outcome_of_one_by_one(
+    issued, tmp_path, monkeypatch
+) -> None:
+    """A study's returns alternate between its tasks' templates: each task's files share a
+    transaction, and the tables are those of one transaction per file (but for the order in
+    which rating ids were handed out); results come in the files' order."""
+    study, home, _, _ = issued
+    names = [(a, t) for a in ("a1", "a2") for t in ("answer", "check")]
+    paths = [write(filled(home, a, "main-01", t), tmp_path / f"{a}_{t}.csv") for a, t in names]
+    groups = []
+    real = store.commit_files
+
+    def spy(con, ledger, entries, apply=None):
+        groups.append([e.file_row["file"] for e in entries])
+        return real(con, ledger, entries, apply)
+
+    monkeypatch.setattr(store, "commit_files", spy)
+    with warehouse.connect(home.warehouse) as con:
+        results = run.commit_all(study, _validated(study, home, paths, con), home, con)
+        grouped = _ratings(con)
+    assert groups == [["a1_answer.csv", "a2_answer.csv"], ["a1_check.csv", "a2_check.csv"]]
+    assert [r.file for r in results] == [p.name for p in paths]
+    assert [r.status for r in results] == ["accepted"] * 4
+
+    monkeypatch.setattr(store, "commit_files", real)
+    alone = Home(tmp_path / "alone")
+    issue(study, alone)
+    with warehouse.connect(alone.warehouse) as con:
+        for path in paths:
+            received = run.receive(study, path, alone)
+            run.commit(study, received, run.validate_received(study, received, con), alone, con)
+        assert _ratings(con).equals(grouped)
+
+
+def _ratings(con) -> pd.DataFrame:
+    """Current ratings and their values, without the rating ids (handed out in commit
+    order) and the times of the ingest."""
+    return con.execute(
+        """SELECT r.* EXCLUDE (rating_id, ingested_at, version_at, fingerprint),
+                  v.field, v.value, v.value_num
+           FROM gold.ratings r JOIN gold.rating_values v USING (study, rating_id)
+           ORDER BY ALL"""
+    ).df()
