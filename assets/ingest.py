@@ -16,7 +16,6 @@ from assets.partitions import study_partitions
 from assets.tables import table_metadata
 from raterlab.ingest.audit import create_wide_views, pending_files
 from raterlab.ingest.run import (
-    accepted_rows,
     commit_all,
     pending,
     record_inbox,
@@ -49,33 +48,44 @@ def returned_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) 
     )
 
 
+def _by_file(results: list) -> dg.MetadataValue:
+    written = pd.DataFrame(
+        [(r.file, r.status, r.n_labels, r.n_warnings) for r in results],
+        columns=["file", "status", "labels", "warnings"],
+    )
+    return dg.MetadataValue.md(written.to_markdown(index=False) if len(written) else "none")
+
+
 @dg.asset(
     partitions_def=study_partitions, group_name=GROUP, kinds={"duckdb"}, deps=[returned_annotations]
 )
 def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> None:
     """Each pending file validated by the Pandera schema generated from the study file's rules
     (:mod:`raterlab.ingest.schema`; files in batches, a batch's rows in one validation) and
-    checked against the sealed key; a rejected file goes
-    to ``quarantine/`` with its report (and its outcome to ``staging.ingests``), an accepted
-    one waits for ``labels``."""
+    checked against the sealed key, then committed with its outcome in ``staging.ingests``: a
+    rejected file goes to ``quarantine/`` with its report; an accepted one's ratings are
+    unblinded through the sealed key and applied row by row (a newer rating of the same
+    annotator and item replaces the older, which stays in ``gold.rating_history``; files of
+    one task in one transaction, with the outcome of one transaction per file). Each file is
+    validated once: ``labels`` only commits what is still pending."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
-        waiting = len(pending(study, con))
-        failed = (
-            (r, v) for r, v in validate_pending(study, con) if accepted_rows(study, v) is None
-        )
-        rejected = commit_all(study, failed, raterlab.paths, con)
-    accepted = waiting - len(rejected)
+        results = commit_all(study, validate_pending(study, con), raterlab.paths, con)
+        if any(r.status == "accepted" for r in results):
+            publish(con, raterlab.paths.published, WRITTEN)
+    rejected = [r for r in results if r.status == "rejected"]
     context.add_output_metadata(
         {
-            "accepted_files": accepted,
+            "accepted_files": sum(r.status == "accepted" for r in results),
             "rejected_files": len(rejected),
+            "labels_written": sum(r.n_labels for r in results),
             "quarantined": dg.MetadataValue.md(
                 "\n".join(
                     f"- {r.file}: {r.n_errors} error(s), report `{r.report}`" for r in rejected
                 )
                 or "none"
             ),
+            "by_file": _by_file(results),
         }
     )
 
@@ -88,11 +98,10 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
     metadata=table_metadata("labels", "gold.labels"),
 )
 def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
-    """Pending accepted files' ratings, unblinded through the sealed key, applied to
-    ``gold.labels`` row by row (consecutive files in one transaction, with the outcome of one
-    transaction per file; a newer rating of the same annotator and item replaces the older,
-    which stays in ``gold.rating_history``).
-    Views ``gold.<study>__<task>`` give the wide form per task."""
+    """``gold.labels``, the study's ratings in long form, and the views
+    ``gold.<study>__<task>`` (the wide form per task), published for researchers. Files still
+    pending (when this asset is materialized alone) are validated and committed here, as
+    ``validated_annotations`` does."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
         results = commit_all(study, validate_pending(study, con), raterlab.paths, con)
@@ -101,19 +110,13 @@ def labels(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Material
         total = con.execute(
             "SELECT count(*) FROM gold.labels WHERE study = ?", [study.name]
         ).fetchall()[0][0]
-    written = pd.DataFrame(
-        [(r.file, r.status, r.n_labels, r.n_warnings) for r in results],
-        columns=["file", "status", "labels", "warnings"],
-    )
     return dg.MaterializeResult(
         metadata={
             "files": len(results),
-            "labels_written": int(written["labels"].sum()),
+            "labels_written": sum(r.n_labels for r in results),
             "labels_in_study": int(total),
             "views": ", ".join(views),
-            "by_file": dg.MetadataValue.md(
-                written.to_markdown(index=False) if len(written) else "none"
-            ),
+            "by_file": _by_file(results),
         }
     )
 
