@@ -19,6 +19,19 @@ def _validated(study, home, paths, con):
     return [(r, run.validate_received(study, r, con)) for r in received]
 
 
+def _spy_on_groups(monkeypatch) -> list[list[str]]:
+    """The files of each transaction ``commit_all`` commits, as it commits them."""
+    groups: list[list[str]] = []
+    real = store.commit_files
+
+    def spy(con, ledger, entries, apply=None):
+        groups.append([e.file_row["file"] for e in entries])
+        return real(con, ledger, entries, apply)
+
+    monkeypatch.setattr(store, "commit_files", spy)
+    return groups
+
+
 @pytest.fixture
 def three_files(issued, tmp_path):
     """a1's and a2's packets, then a fix of a1's first row (it meets a1's file)."""
@@ -36,14 +49,7 @@ def test_files_share_a_transaction_until_one_meets_a_rating_of_another(
     three_files, monkeypatch
 ) -> None:
     study, home, paths = three_files
-    groups = []
-    real = store.commit_files
-
-    def spy(con, ledger, entries, apply=None):
-        groups.append([e.file_row["file"] for e in entries])
-        return real(con, ledger, entries, apply)
-
-    monkeypatch.setattr(store, "commit_files", spy)
+    groups = _spy_on_groups(monkeypatch)
     with warehouse.connect(home.warehouse) as con:
         results = run.commit_all(study, _validated(study, home, paths, con), home, con)
     assert groups == [["a1.csv", "a2.csv"], ["a1_fix.csv"]]
@@ -81,14 +87,7 @@ def test_each_task_is_grouped_apart_with_the_outcome_of_one_by_one(
     study, home, _, _ = issued
     names = [(a, t) for a in ("a1", "a2") for t in ("answer", "check")]
     paths = [write(filled(home, a, "main-01", t), tmp_path / f"{a}_{t}.csv") for a, t in names]
-    groups = []
-    real = store.commit_files
-
-    def spy(con, ledger, entries, apply=None):
-        groups.append([e.file_row["file"] for e in entries])
-        return real(con, ledger, entries, apply)
-
-    monkeypatch.setattr(store, "commit_files", spy)
+    groups = _spy_on_groups(monkeypatch)
     with warehouse.connect(home.warehouse) as con:
         results = run.commit_all(study, _validated(study, home, paths, con), home, con)
         grouped = _ratings(con)
@@ -96,7 +95,7 @@ def test_each_task_is_grouped_apart_with_the_outcome_of_one_by_one(
     assert [r.file for r in results] == [p.name for p in paths]
     assert [r.status for r in results] == ["accepted"] * 4
 
-    monkeypatch.setattr(store, "commit_files", real)
+    monkeypatch.undo()
     alone = Home(tmp_path / "alone")
     issue(study, alone)
     with warehouse.connect(alone.warehouse) as con:
