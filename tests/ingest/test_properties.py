@@ -64,16 +64,22 @@ def _submission(draw, n: int) -> dict:
     }
 
 
+def _examples(n: int) -> settings:
+    """Hypothesis settings of these tests: ``n`` examples, no deadline (each builds a
+    warehouse), the same examples on CI."""
+    return settings(
+        max_examples=n,
+        deadline=None,
+        derandomize=os.environ.get("CI") == "true",
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
 def _norm(value) -> str:
     return "" if value is None or pd.isna(value) else str(value).strip().lower()
 
 
-@settings(
-    max_examples=15,
-    deadline=None,
-    derandomize=os.environ.get("CI") == "true",
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@_examples(15)
 @given(data=st.data())
 def test_returns_never_lose_an_accepted_rating(built, tmp_path_factory, data) -> None:
     study, template, packet = built
@@ -148,12 +154,7 @@ def _commit_in(home: Home, study, paths: list, grouped: bool) -> tuple[list, dic
     return outcomes, tables
 
 
-@settings(
-    max_examples=10,
-    deadline=None,
-    derandomize=os.environ.get("CI") == "true",
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@_examples(10)
 @given(data=st.data())
 def test_group_commit_gives_what_one_by_one_gives(built, tmp_path_factory, data) -> None:
     """Files committed in groups (one transaction, one plan) leave exactly the tables and
