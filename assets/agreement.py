@@ -5,9 +5,11 @@ import pandas as pd
 
 from assets.design import _generations, _optional_frame, _study_frame
 from assets.ingest import labels
+from assets.memo import unchanged
 from assets.metadata import image_md
 from assets.partitions import study_partitions
 from assets.tables import create_tables, table_metadata
+from raterlab import memo
 from raterlab import warehouse as wh
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
@@ -99,19 +101,26 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     """``gold.agreement``: every rating field x slice x coefficient of its type, with 95%
     bootstrap intervals and interpretation bands; ``gold.agreement_pairwise`` and
     ``gold.agreement_matrices``; ``staging.agreement_thresholds`` (the study's minimums).
-    The four tables are replaced in one transaction, then published."""
+    The four tables are replaced in one transaction, then published; left as they are when
+    the study and the ratings it counts are those of the last write (the third annotators'
+    ratings and the decisions of adjudication rounds are not counted)."""
     study = raterlab.study(context.partition_key)
     rows = latest_pilot_only(study_ratings(raterlab, study.name))
-    table = field_agreement(study, rows)
-    frames = {
-        "gold.agreement": table,
-        "gold.agreement_pairwise": pairwise(study, rows),
-        "gold.agreement_matrices": matrices(study, rows),
-        "staging.agreement_thresholds": threshold_results(study, table, rows),
-    }
-    with raterlab.warehouse() as con:
-        wh.replace_study_tables(con, study.name, frames)
-        publish(con, raterlab.paths.published, frames)
+    inputs = memo.fingerprint(study, rows)
+    recompute = not unchanged(raterlab, study.name, "agreement", inputs)
+    if not recompute:
+        table = _study_frame(raterlab, "gold.agreement", study.name)
+    else:
+        table = field_agreement(study, rows)
+        frames = {
+            "gold.agreement": table,
+            "gold.agreement_pairwise": pairwise(study, rows),
+            "gold.agreement_matrices": matrices(study, rows),
+            "staging.agreement_thresholds": threshold_results(study, table, rows),
+        }
+        with raterlab.warehouse() as con:
+            memo.write_tables(con, study.name, frames, "agreement", inputs)
+            publish(con, raterlab.paths.published, frames)
     plot = forest_plot(study, table, raterlab.paths.reports / study.name / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]
     shown = overall[
@@ -131,6 +140,8 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
         metadata={
             "rows": len(table),
             "ratings": len(rows),
+            "recomputed": recompute,
+            "inputs": inputs,
             "plot": dg.MetadataValue.path(str(plot)) if plot else "no ratings yet",
             "forest_plot": image_md(plot) if plot else "no ratings yet",
             "overall": dg.MetadataValue.md(

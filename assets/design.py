@@ -6,11 +6,20 @@ from datetime import UTC, datetime
 import dagster as dg
 import pandas as pd
 
+from assets.memo import skipped, unchanged, write
 from assets.partitions import study_partitions
 from assets.tables import create_tables, table_metadata
+from raterlab import memo
 from raterlab import warehouse as wh
 from raterlab.adjudication.packets import sealed_tiebreak_rows
-from raterlab.design import assign, read_generations, routed_items, seal, write_packets
+from raterlab.design import (
+    assign,
+    files_intact,
+    read_generations,
+    routed_items,
+    seal,
+    write_packets,
+)
 from raterlab.design.cost import tier_costs
 from raterlab.design.rounds import in_round
 from resources import Raterlab
@@ -36,8 +45,16 @@ def _write(rl: Raterlab, table: str, study: str, frame: pd.DataFrame) -> int:
         return wh.replace_study_rows(con, table, study, frame)
 
 
+GENERATION_JSON = ("record", "expected")
+
+
 def _generations(rl: Raterlab, study: str) -> pd.DataFrame:
-    return _study_frame(rl, "raw.generations", study, ("record", "expected"))
+    return _study_frame(rl, "raw.generations", study, GENERATION_JSON)
+
+
+def _generations_text(rl: Raterlab, study: str) -> pd.DataFrame:
+    """``raw.generations`` as stored (JSON as text): what a design step's fingerprint reads."""
+    return _study_frame(rl, "raw.generations", study)
 
 
 @dg.asset(
@@ -78,10 +95,14 @@ def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.
 )
 def raw_generations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Model generations from the study's JSONL in ``raw.generations``, one row per item.
-    A bad line fails the run, naming file, line and what is wrong."""
+    A bad line fails the run, naming file, line and what is wrong. Skipped (the table left as
+    it is) when the study and the file's bytes are those of the last write."""
     study = raterlab.study(context.partition_key)
+    inputs = memo.fingerprint(study, study.path_of(study.generations).read_bytes())
+    if unchanged(raterlab, study.name, "raw_generations", inputs):
+        return skipped(inputs)
     frame = read_generations(study).assign(source_file=study.generations)
-    _write(raterlab, "raw.generations", study.name, frame)
+    write(raterlab, study.name, {"raw.generations": frame}, "raw_generations", inputs)
     counts = frame.groupby(["task", "role"]).size()
     return dg.MaterializeResult(
         metadata={
@@ -104,10 +125,15 @@ def routed_items_asset(
 ) -> dg.MaterializeResult:
     """Each ordinary item's tier (and the rule that set it), stratum and sample membership,
     in ``staging.routed_items``; with the study's ``tiers:``, the labeling cost and labeler-days
-    per tier in ``gold.tier_costs``."""
+    per tier in ``gold.tier_costs``. Skipped when the study and the generations are those of
+    the last write."""
     study = raterlab.study(context.partition_key)
-    routed = routed_items(study, _generations(raterlab, study.name))
-    _write(raterlab, "staging.routed_items", study.name, routed)
+    generations = _generations_text(raterlab, study.name)
+    inputs = memo.fingerprint(study, generations)
+    if unchanged(raterlab, study.name, "routed_items", inputs):
+        return skipped(inputs)
+    routed = routed_items(study, wh.decode_json(generations, GENERATION_JSON))
+    frames = {"staging.routed_items": routed}
     sampled = routed[routed["sampled"]]
     metadata = {
         "items": len(routed),
@@ -115,12 +141,12 @@ def routed_items_asset(
         "tiers": dg.MetadataValue.json(sampled["tier"].value_counts().to_dict()),
     }
     if study.tiers:
-        costs = tier_costs(study, routed)
-        _write(raterlab, "gold.tier_costs", study.name, costs)
+        frames["gold.tier_costs"] = costs = tier_costs(study, routed)
         metadata["cost"] = dg.MetadataValue.md(costs.round(3).to_markdown(index=False))
     else:
         with raterlab.warehouse() as con:
             create_tables(con, "routed_items")
+    write(raterlab, study.name, frames, "routed_items", inputs)
     return dg.MaterializeResult(metadata=metadata)
 
 
@@ -134,13 +160,19 @@ def routed_items_asset(
 def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """Who rates what, in which batch: overlap by tier, pilot (and the repeated pilot rounds
     of ``staging.pilot_rounds``), spot checks, hidden duplicates, attention checks and
-    calibration items, in ``staging.assignments``."""
+    calibration items, in ``staging.assignments``. Skipped when the study, the routed items,
+    the pilot rounds and the generations are those of the last write."""
     study = raterlab.study(context.partition_key)
     routed = _study_frame(raterlab, "staging.routed_items", study.name)
     repeats = _optional_frame(raterlab, "staging.pilot_rounds", study.name)
+    generations = _generations_text(raterlab, study.name)
+    inputs = memo.fingerprint(study, routed, repeats, generations)
+    if unchanged(raterlab, study.name, "assignments", inputs):
+        return skipped(inputs)
     rounds = 1 + (0 if repeats is None else len(repeats))
-    table = assign(study, routed, _generations(raterlab, study.name), pilot_rounds=rounds)
-    _write(raterlab, "staging.assignments", study.name, table)
+    generations = wh.decode_json(generations, GENERATION_JSON)
+    table = assign(study, routed, generations, pilot_rounds=rounds)
+    write(raterlab, study.name, {"staging.assignments": table}, "assignments", inputs)
     load = table.groupby(["annotator_id", "kind"]).size().unstack(fill_value=0)
     return dg.MaterializeResult(
         metadata={"rows": len(table), "load": dg.MetadataValue.md(load.to_markdown())}
@@ -157,16 +189,23 @@ def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mat
 def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """The sealed key: opaque token and position of every packet row, in
     ``staging.blinding_key``. It never leaves the warehouse. Third annotators assigned to
-    break ties keep their rows (same tokens) when the key is sealed again."""
+    break ties keep their rows (same tokens) when the key is sealed again.
+
+    Skipped when the study, the assignments and the secret are those of the last write: the
+    third annotators' rows are kept up to date in the key by the adjudication packets that
+    assign them (:func:`raterlab.adjudication.packets.merge_tiebreak_key`)."""
     study = raterlab.study(context.partition_key)
     table = _study_frame(raterlab, "staging.assignments", study.name)
     secret = raterlab.blinding_secret()
+    inputs = memo.fingerprint(study, table, secret)
+    if unchanged(raterlab, study.name, "blinding_key", inputs):
+        return skipped(inputs)
     key = seal(study, table, secret)
     with raterlab.warehouse(read_only=True) as con:
         tiebreak = sealed_tiebreak_rows(con, study, secret)
     if len(tiebreak):
         key = pd.concat([key, tiebreak], ignore_index=True)
-    _write(raterlab, "staging.blinding_key", study.name, key)
+    write(raterlab, study.name, {"staging.blinding_key": key}, "blinding_key", inputs)
     return dg.MaterializeResult(metadata={"tokens": len(key)})
 
 
@@ -191,9 +230,18 @@ def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDef
             return
         key = _study_frame(raterlab, "staging.blinding_key", study.name)
         key = key[in_round(key["round"], round_name)]
+        generations = _generations_text(raterlab, study.name)
         outbox = raterlab.paths.outbox
-        files = write_packets(study, key, _generations(raterlab, study.name), outbox)
-        _write(raterlab, f"staging.{round_name}_packet_files", study.name, files)
+        table = f"staging.{round_name}_packet_files"
+        inputs = memo.fingerprint(study, round_name, key, generations)
+        if unchanged(raterlab, study.name, context.asset_key.path[-1], inputs) and files_intact(
+            _study_frame(raterlab, table, study.name), outbox
+        ):
+            yield skipped(inputs, outbox=dg.MetadataValue.path(str(outbox / study.name)))
+            return
+        generations = wh.decode_json(generations, GENERATION_JSON)
+        files = write_packets(study, key, generations, outbox)
+        write(raterlab, study.name, {table: files}, context.asset_key.path[-1], inputs)
         yield dg.MaterializeResult(
             metadata={
                 "packets": len(files[["annotator_id", "batch"]].drop_duplicates()),
@@ -216,13 +264,17 @@ def _held_back(raterlab: Raterlab, study: str) -> str | None:
 pilot_packets = _packets_asset(
     "pilot",
     "Pilot-round packets (every annotator, the pilot items, calibration first) in the outbox; "
-    "a repeated pilot (pilot-2, ...) adds its own packets.",
+    "a repeated pilot (pilot-2, ...) adds its own packets. Skipped when the round's key, the "
+    "study and the generations are those of the last write and every file is in the outbox "
+    "as written.",
 )
 main_packets = _packets_asset(
     "main",
     "Main-round packets in the outbox: one folder per annotator and batch. They wait for the "
     "pilot gate: while it is closed or the pilot incomplete, this asset is skipped (not "
-    "failed) and the reason is logged and recorded as an observation.",
+    "failed) and the reason is logged and recorded as an observation. Skipped when the round's "
+    "key, the study and the generations are those of the last write and every file is in the "
+    "outbox as written.",
     gate=dg.AssetKey("pilot_agreement"),
 )
 

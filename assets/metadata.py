@@ -15,6 +15,7 @@ def table_md(frame: pd.DataFrame, empty: str = "none") -> dg.MetadataValue:
     return dg.MetadataValue.md(frame.round(3).to_markdown(index=False))
 
 
-def image_md(path: Path) -> dg.MetadataValue:
-    """The PNG at ``path`` shown inline in the asset's metadata (a ``data:`` URI)."""
-    return dg.MetadataValue.md(f"![{path.name}]({data_uri(path)})")
+def image_md(path: Path, alt: str = "") -> dg.MetadataValue:
+    """The PNG at ``path`` shown inline in the asset's metadata (a ``data:`` URI), described
+    by ``alt`` (default: the file's name)."""
+    return dg.MetadataValue.md(f"![{alt or path.name}]({data_uri(path)})")

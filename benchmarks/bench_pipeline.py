@@ -94,6 +94,7 @@ class TimedJob:
 
     def __init__(self, job, steps: dict[str, float]) -> None:
         self.job, self.steps, self.runs = job, steps, 0
+        self.per_run: list[dict] = []
 
     def execute_in_process(self, **kwargs):
         start = time.perf_counter()
@@ -102,10 +103,11 @@ class TimedJob:
         times = step_times(result.run_id)
         for key, seconds in times.items():
             self.steps[key] = self.steps.get(key, 0.0) + seconds
+        wall = time.perf_counter() - start
+        self.per_run.append({"wall_s": wall, "steps": times})
         slowest = sorted(times.items(), key=lambda kv: -kv[1])[:6]
         print(
-            f"  run {self.runs}: {time.perf_counter() - start:.1f} s, "
-            + ", ".join(f"{k} {v:.1f}" for k, v in slowest),
+            f"  run {self.runs}: {wall:.1f} s, " + ", ".join(f"{k} {v:.1f}" for k, v in slowest),
             file=sys.stderr,
             flush=True,
         )
@@ -158,6 +160,7 @@ def run_loop() -> dict:
         "wall_s": wall,
         "runs": timed.runs,
         "steps": steps,
+        "per_run": timed.per_run,
         "simulation_s": simulation[0],
         "overhead_s": wall - sum(steps.values()) - simulation[0],
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

@@ -16,7 +16,7 @@ import random
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import duckdb
@@ -191,14 +191,33 @@ def replace_study_tables(
     declaration; any other table from its frame's columns on the first write that has rows
     (an empty frame carries no column types). Writes insert by column name.
     """
+    with transaction(con):
+        return replace_in_transaction(con, study, frames)
+
+
+def replace_in_transaction(
+    con: duckdb.DuckDBPyConnection, study: str, frames: Mapping[str, pd.DataFrame]
+) -> dict[str, int]:
+    """:func:`replace_study_tables` inside the caller's transaction (:func:`transaction`)."""
+    return {table: _replace(con, table, study, frame) for table, frame in frames.items()}
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction: committed if the block succeeds, rolled back otherwise.
+
+    The error raised is the real cause: when ``COMMIT`` itself fails (a full disk), DuckDB
+    has already ended the transaction and the rollback's own complaint ("no transaction is
+    active") is not what went wrong, so it is not what is reported.
+    """
     con.execute("BEGIN TRANSACTION")
     try:
-        written = {table: _replace(con, table, study, frame) for table, frame in frames.items()}
+        yield
         con.execute("COMMIT")
-    except Exception:
-        con.execute("ROLLBACK")
+    except BaseException:
+        with suppress(duckdb.Error):
+            con.execute("ROLLBACK")
         raise
-    return written
 
 
 def replace_study_rows(

@@ -184,3 +184,12 @@ def write_packets(
                 }
             )
     return pd.DataFrame(out, columns=list(FILE_COLUMNS))
+
+
+def files_intact(files: pd.DataFrame, outbox: Path) -> bool:
+    """Whether every file listed in ``files`` (as :func:`write_packets` returns them) is in
+    ``outbox`` with the content it was written with (its SHA-256), and at least one is."""
+    return len(files) > 0 and all(
+        (outbox / name).is_file() and _sha256(outbox / name) == digest
+        for name, digest in zip(files["file"], files["sha256"], strict=True)
+    )

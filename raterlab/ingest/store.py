@@ -25,8 +25,7 @@ import hashlib
 import os
 import shutil
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +36,7 @@ from raterlab.tables import ddl
 from raterlab.tables import ingest as tables
 from raterlab.tables.ingest import LABELS_SELECT as LABELS_SELECT
 from raterlab.warehouse import table_exists as table_exists
+from raterlab.warehouse import transaction as transaction
 
 DDL: dict[str, dict[str, str]] = {
     t.name: {c.name: c.type for c in t.columns} for t in tables.TABLES if not t.view
@@ -125,24 +125,6 @@ def insert(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> N
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _rows")
     finally:
         con.unregister("_rows")
-
-
-@contextmanager
-def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """One transaction: committed if the block succeeds, rolled back otherwise.
-
-    The error raised is the real cause: when ``COMMIT`` itself fails (a full disk), DuckDB
-    has already ended the transaction and the rollback's own complaint ("no transaction is
-    active") is not what went wrong, so it is not what is reported.
-    """
-    con.execute("BEGIN TRANSACTION")
-    try:
-        yield
-        con.execute("COMMIT")
-    except BaseException:
-        with suppress(duckdb.Error):
-            con.execute("ROLLBACK")
-        raise
 
 
 class CorruptWarehouse(RuntimeError):

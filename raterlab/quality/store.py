@@ -1,4 +1,4 @@
-"""One study's write of the rater-quality tables.
+"""One study's rater-quality tables, as written.
 
 ``gold.rater_quality``, ``gold.rater_item_flags`` and ``gold.promotions`` are declared in
 :mod:`raterlab.tables.quality`; the write creates them typed from there, so a study with no
@@ -7,12 +7,10 @@ ratings yet still gets typed, empty tables.
 
 from __future__ import annotations
 
-import duckdb
 import pandas as pd
 
 from raterlab.quality.table import QualityReport
 from raterlab.tables.quality import PROMOTIONS, RATER_ITEM_FLAGS, RATER_QUALITY
-from raterlab.warehouse import replace_study_tables
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
@@ -24,14 +22,12 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def write_quality(con: duckdb.DuckDBPyConnection, study: str, report: QualityReport) -> dict:
-    """Replace ``study``'s rows of the three tables in one transaction; returns rows
-    written per table."""
+def quality_frames(report: QualityReport) -> dict[str, pd.DataFrame]:
+    """The three tables' rows of ``report`` (``schema.name`` -> frame), to be replaced for the
+    study in one transaction."""
     frames = {
         RATER_QUALITY.name: report.table,
         RATER_ITEM_FLAGS.name: report.item_flags,
         PROMOTIONS.name: report.promotions,
     }
-    return replace_study_tables(
-        con, study, {table: _typed(frame) for table, frame in frames.items()}
-    )
+    return {table: _typed(frame) for table, frame in frames.items()}

@@ -165,6 +165,32 @@ PILOT_ROUNDS = Table(
     key=("study", "round"),
 )
 
+STEP_INPUTS = Table(
+    "staging.step_inputs",
+    "What each step's tables were last written from, so that a run whose inputs did not "
+    "change skips the work (`raterlab.memo`).",
+    grain="study and step",
+    written_by="raw_generations",
+    columns=(
+        f.STUDY,
+        Column("step", f.VARCHAR, "The asset or check that recorded the row.", nullable=False),
+        Column(
+            "inputs",
+            f.VARCHAR,
+            "SHA-256 of the raterlab code and of everything the step read (study model, "
+            "tables' rows, files' bytes).",
+            nullable=False,
+        ),
+        Column("recorded_at", f.TIMESTAMPTZ, "When the step last wrote its tables."),
+    ),
+    key=("study", "step"),
+    details="Recorded in the same transaction as the step's own tables, by every step that "
+    "skips unchanged work: `raw_generations`, `routed_items`, `assignments`, `blinding_key`, "
+    "the packet assets, `pilot_agreement`, `agreement` and `rater_quality`; a run that "
+    "computes the same fingerprint leaves the tables as they are. Delete a study's rows to "
+    "make every step compute again.",
+)
+
 TABLES = (
     TIER_COSTS,
     GENERATIONS,
@@ -175,4 +201,5 @@ TABLES = (
     PILOT_PACKET_FILES,
     MAIN_PACKET_FILES,
     PILOT_ROUNDS,
+    STEP_INPUTS,
 )
