@@ -3,7 +3,7 @@
 import dagster as dg
 import pandas as pd
 
-from raterlab import memo
+from raterlab import memo, warehouse
 from resources import Raterlab
 
 
@@ -22,6 +22,12 @@ def skipped(inputs: str, **metadata: object) -> dg.MaterializeResult:
             "inputs": inputs,
         }
     )
+
+
+def record(rl: Raterlab, study: str, step: str, inputs: str) -> None:
+    """Record ``inputs`` for ``step`` alone (a check that passed on them)."""
+    with rl.warehouse() as con, warehouse.transaction(con):
+        memo.remember(con, study, step, inputs)
 
 
 def write(

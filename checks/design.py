@@ -1,17 +1,26 @@
 """Checks on the design assets: the assignment meets the design; every packet holds exactly
-its assigned rows; no packet file holds a hidden value."""
+its assigned rows; no packet file holds a hidden value.
+
+The two packet checks read every file of the round; a check that passed on exactly the same
+files (their SHA-256 as they are now), key or generations passes again without reading them
+(:mod:`raterlab.memo`). A failed check is evaluated afresh every time."""
 
 import dagster as dg
 
 from assets.design import (
-    _generations,
+    GENERATION_JSON,
+    _generations_text,
     _study_frame,
     assignments,
     main_packets,
     pilot_packets,
     routed_items_asset,
 )
+from assets.memo import record, unchanged
 from assets.partitions import study_partitions
+from raterlab import memo
+from raterlab import warehouse as wh
+from raterlab.design.packets import on_disk
 from raterlab.design.rounds import in_round
 from raterlab.design.shares import share_problems, tier_shares
 from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
@@ -55,6 +64,21 @@ def routed_shares_near_targets(
     )
 
 
+def _passed_before(
+    raterlab: Raterlab, study: str, step: str, check, inputs: str
+) -> dg.AssetCheckResult:
+    """``check()``'s result, or a pass without running it when it passed on ``inputs`` before;
+    a pass is recorded for ``inputs``."""
+    if unchanged(raterlab, study, step, inputs):
+        return dg.AssetCheckResult(
+            passed=True, metadata={"unchanged": "passed before on the same files", "inputs": inputs}
+        )
+    problems, numbers = check()
+    if not problems:
+        record(raterlab, study, step, inputs)
+    return _result(problems, numbers)
+
+
 def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.AssetChecksDefinition]:
     @dg.asset_check(
         asset=packets,
@@ -69,7 +93,14 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
         files = _study_frame(raterlab, f"staging.{round_name}_packet_files", study.name)
         own = key[in_round(key["round"], round_name)]
         outbox = raterlab.paths.outbox
-        return _result(*verify_packets(own, files, outbox, study.packet.item_column))
+        inputs = memo.fingerprint(study, own, files, on_disk(files, outbox))
+        return _passed_before(
+            raterlab,
+            study.name,
+            f"{round_name}_packets_packets_match_assignment",
+            lambda: verify_packets(own, files, outbox, study.packet.item_column),
+            inputs,
+        )
 
     @dg.asset_check(
         asset=packets,
@@ -81,8 +112,18 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
         """Scan the written files for hidden values, hidden keys and source item ids."""
         study = raterlab.study(context.partition_key)
         files = _study_frame(raterlab, f"staging.{round_name}_packet_files", study.name)
-        generations = _generations(raterlab, study.name)
-        return _result(*verify_no_hidden_values(study, generations, files, raterlab.paths.outbox))
+        generations = _generations_text(raterlab, study.name)
+        outbox = raterlab.paths.outbox
+        inputs = memo.fingerprint(study, files, on_disk(files, outbox), generations)
+        return _passed_before(
+            raterlab,
+            study.name,
+            f"{round_name}_packets_no_hidden_values_in_packets",
+            lambda: verify_no_hidden_values(
+                study, wh.decode_json(generations, GENERATION_JSON), files, outbox
+            ),
+            inputs,
+        )
 
     return [_match, _leaks]
 

@@ -186,9 +186,10 @@ STEP_INPUTS = Table(
     key=("study", "step"),
     details="Recorded in the same transaction as the step's own tables, by every step that "
     "skips unchanged work: `raw_generations`, `routed_items`, `assignments`, `blinding_key`, "
-    "the packet assets, `pilot_agreement`, `agreement` and `rater_quality`; a run that "
-    "computes the same fingerprint leaves the tables as they are. Delete a study's rows to "
-    "make every step compute again.",
+    "the packet assets, `agreement` and `rater_quality`; a run that computes the same "
+    "fingerprint leaves the tables as they are. The packet checks record the files they "
+    "passed on (their SHA-256 as read), and pass again without reading them while the files "
+    "are the same. Delete a study's rows to make every step compute again.",
 )
 
 TABLES = (

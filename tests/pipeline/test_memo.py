@@ -17,6 +17,7 @@ from tests.conftest import STUDIES
 
 STUDY = "correctness_ab"
 DESIGN_STEPS = ("raw_generations", "routed_items", "assignments", "blinding_key")
+PACKET_CHECKS = ("packets_match_assignment", "no_hidden_values_in_packets")
 
 
 def test_a_fingerprint_ignores_row_order_and_sees_every_value() -> None:
@@ -64,9 +65,31 @@ def _run() -> dg.ExecuteInProcessResult:
     )
 
 
+def _run_checks() -> dg.ExecuteInProcessResult:
+    """The pilot packets' checks alone (the asset not re-run: a file edited by hand stays)."""
+    from pipelines.definitions import defs
+    from pipelines.demo import QUIET
+
+    return defs.resolve_job_def("packets_job").execute_in_process(
+        partition_key=STUDY,
+        instance=dg.DagsterInstance.ephemeral(),
+        run_config=QUIET,
+        op_selection=[f"pilot_packets_{name}" for name in PACKET_CHECKS],
+        raise_on_error=False,
+    )
+
+
 def _skipped(result: dg.ExecuteInProcessResult) -> set[str]:
     events = [e.materialization for e in result.get_asset_materialization_events()]
     return {m.asset_key.to_user_string() for m in events if "unchanged" in m.metadata}
+
+
+def _checks_passed_before(result: dg.ExecuteInProcessResult) -> set[str]:
+    return {
+        e.check_name
+        for e in result.get_asset_check_evaluations()
+        if e.asset_key.to_user_string() == "pilot_packets" and "unchanged" in e.metadata
+    }
 
 
 def _table(home: Path, table: str) -> list[tuple]:
@@ -88,8 +111,10 @@ def test_design_steps_skip_an_unchanged_study_and_redo_a_changed_one(
         _table(home, "staging.pilot_packet_files"),
     )
 
+    assert _checks_passed_before(first) == set()
     again = _run()
     assert _skipped(again) == {*DESIGN_STEPS, "pilot_packets"}
+    assert _checks_passed_before(again) == set(PACKET_CHECKS)
     assert _table(home, "staging.blinding_key") == key
     assert _table(home, "staging.pilot_packet_files") == packet_files
 
@@ -99,6 +124,15 @@ def test_design_steps_skip_an_unchanged_study_and_redo_a_changed_one(
     packet.unlink()
     restored = _run()
     assert _skipped(restored) == set(DESIGN_STEPS)
+    assert _checks_passed_before(restored) == set(PACKET_CHECKS)
+
+    # A hidden value written into a packet by hand: the checks read the files again.
+    packet.write_bytes(content + b"p001-A\n")
+    tampered = _run_checks()
+    leaks = {e.check_name: e for e in tampered.get_asset_check_evaluations()}
+    assert leaks["no_hidden_values_in_packets"].passed is False
+    assert "unchanged" not in leaks["packets_match_assignment"].metadata
+    packet.write_bytes(content)
     assert hashlib.sha256(packet.read_bytes()).digest() == hashlib.sha256(content).digest()
 
     # A blank line added to the generations file: the file is read again, nothing else.
