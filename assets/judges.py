@@ -29,7 +29,10 @@ def judge_calibration(
     """``gold.judge_calibration`` (each judge of the study's ``judges:`` section against the
     humans, per field, slice and level, with bootstrap intervals and the human ceiling) and
     ``gold.judge_weights`` (agreement with the consensus, alpha with and without the judge, a
-    weight, flags), replaced for the study; the plot ``reports/<study>/judge_calibration.png``."""
+    weight, flags), replaced for the study in one transaction; the plot
+    ``reports/<study>/judge_calibration.png``. When the ratings, verdicts, records and tiers
+    are those the stored calibration was computed from, its rows are taken again and only the
+    weights (which read the consensus) are computed."""
     study = raterlab.study(context.partition_key)
     if study.judges is None:
         with raterlab.warehouse() as con:

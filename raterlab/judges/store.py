@@ -8,9 +8,13 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
+from raterlab.memo import write_tables
 from raterlab.tables import names
 from raterlab.tables.judges import CALIBRATION, WEIGHTS
-from raterlab.warehouse import replace_study_rows, table_exists
+from raterlab.warehouse import table_exists
+
+CALIBRATION_STEP = "judge_calibration"
+"""The step name under which the calibration's inputs are recorded (``raterlab.memo``)."""
 
 
 @dataclass
@@ -29,21 +33,28 @@ TABLES = {CALIBRATION.name: CALIBRATION, WEIGHTS.name: WEIGHTS}
 
 
 def write_calibration(
-    con: duckdb.DuckDBPyConnection, study: str, result: StudyCalibration
+    con: duckdb.DuckDBPyConnection,
+    study: str,
+    result: StudyCalibration,
+    inputs: str,
+    calibrated_at: pd.Timestamp | None = None,
 ) -> dict[str, int]:
-    """Replace ``study``'s rows of both tables, each in one transaction."""
+    """Replace ``study``'s rows of both tables and record ``inputs``, the fingerprint of what
+    the calibration was computed from (:data:`CALIBRATION_STEP`), in one transaction.
+    ``calibrated_at``: when the calibration rows were computed (a run that reused them passes
+    their time; default now)."""
     now = pd.Timestamp.now(tz="UTC")
-    frames = {
-        "gold.judge_calibration": result.calibration,
-        "gold.judge_weights": result.weights,
-    }
-    out = {}
-    for table, frame in frames.items():
+    stamps = {"gold.judge_calibration": calibrated_at or now, "gold.judge_weights": now}
+    frames = {}
+    for table, frame in (
+        ("gold.judge_calibration", result.calibration),
+        ("gold.judge_weights", result.weights),
+    ):
         columns = names(TABLES[table])[1:]
-        data = frame.assign(computed_at=now).reindex(columns=columns)
+        data = frame.assign(computed_at=stamps[table]).reindex(columns=columns)
         data = data.astype({c: object for c in data.columns if data[c].dtype == object})
-        out[table] = replace_study_rows(con, table, study, data.where(data.notna(), None))
-    return out
+        frames[table] = data.where(data.notna(), None)
+    return write_tables(con, study, frames, CALIBRATION_STEP, inputs)
 
 
 def read_calibration(con: duckdb.DuckDBPyConnection, study: str) -> StudyCalibration:

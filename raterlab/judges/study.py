@@ -18,7 +18,12 @@ from raterlab.consensus.inputs import load_tables, read_table
 from raterlab.judges.calibrate import COLUMNS, Options, calibrate_field
 from raterlab.judges.frames import field_inputs
 from raterlab.judges.plot import calibration_plot
-from raterlab.judges.store import StudyCalibration, write_calibration
+from raterlab.judges.store import (
+    CALIBRATION_STEP,
+    StudyCalibration,
+    read_calibration,
+    write_calibration,
+)
 from raterlab.judges.verdicts import (
     VERDICT_COLUMNS,
     generation_verdicts,
@@ -27,6 +32,7 @@ from raterlab.judges.verdicts import (
 )
 from raterlab.judges.weights import COLUMNS as WEIGHT_COLUMNS
 from raterlab.judges.weights import judge_weights
+from raterlab.memo import fingerprint, unchanged
 from raterlab.protocol import BinaryField, LikertField, Study
 from raterlab.protocol.study import BUILTIN_SLICES
 from raterlab.settings import Home
@@ -55,6 +61,7 @@ def calibrate_study(
     tiers: dict[str, str],
     consensus: pd.DataFrame,
     resamples: int | None = None,
+    calibrated: pd.DataFrame | None = None,
 ) -> StudyCalibration:
     """Calibration and weights of every judge of ``study``.
 
@@ -62,6 +69,9 @@ def calibrate_study(
     ``verdicts`` the judges' rows (:data:`raterlab.judges.verdicts.VERDICT_COLUMNS`),
     ``records`` item id -> unblinded record, ``tiers`` item id -> tier, ``consensus`` the
     study's ``gold.consensus`` rows. ``resamples`` overrides the study's ``judges.resamples``.
+    ``calibrated``: the calibration rows already computed from exactly these inputs (all but
+    the consensus), taken as they are instead of being resampled again; the weights, which
+    read the consensus, are always computed.
     """
     empty = StudyCalibration(
         pd.DataFrame(columns=list(CALIBRATION_COLUMNS)),
@@ -109,8 +119,12 @@ def calibrate_study(
             slices={k: v for k, v in slices.items() if len({*map(str, v.values())}) > 1},
         )
         for fi in inputs:
-            table = calibrate_field(fi, opts)
-            calibration.append(table.assign(task=task_name))
+            if calibrated is None:
+                table = calibrate_field(fi, opts).assign(task=task_name)
+            else:
+                own = (calibrated["task"] == task_name) & (calibrated["field"] == fi.field)
+                table = calibrated[own]
+            calibration.append(table)
             values = _consensus_values(consensus, task_name, fi.field, fi.units, fi.kind)
             bounds = spec.bounds
             table = judge_weights(
@@ -151,12 +165,30 @@ def run_study(
     con: duckdb.DuckDBPyConnection, study: Study, home: Home, resamples: int | None = None
 ) -> tuple[StudyCalibration, Path | None]:
     """Calibrate ``study`` from the warehouse, write both gold tables and the plot
-    ``reports/<study>/judge_calibration.png``; returns the result and the plot's path."""
+    ``reports/<study>/judge_calibration.png``; returns the result and the plot's path.
+
+    The calibration (the bootstrap, most of the time) reads the study, the ratings that count,
+    the verdicts, the items' records and tiers, not the consensus: when those are what the
+    stored calibration was computed from (``raterlab.memo``), its rows are taken again and
+    only the weights, which read the consensus, are computed (an adjudication round changes
+    the consensus and not the ratings)."""
     tables = load_tables(con, study)
     verdicts = study_verdicts(
         study, tables.decoded_generations(), judges_dir(home.root, study.name)
     )
     consensus = read_table(con, "gold.consensus", study.name)
+    inputs = fingerprint(
+        study,
+        str(resamples),
+        tables.ratings,
+        verdicts,
+        tables.generations[["item_id", "record"]],
+        tables.routed[["item_id", "tier"]],
+    )
+    previous, calibrated_at = None, None
+    if unchanged(con, study.name, CALIBRATION_STEP, inputs):
+        previous = read_calibration(con, study.name).calibration
+        calibrated_at = previous["computed_at"].iloc[0] if len(previous) else None
     result = calibrate_study(
         study,
         tables.ratings,
@@ -167,7 +199,8 @@ def run_study(
         if consensus is not None
         else pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"]),
         resamples=resamples,
+        calibrated=previous,
     )
-    write_calibration(con, study.name, result)
+    write_calibration(con, study.name, result, inputs, calibrated_at)
     plot = calibration_plot(result.calibration, home.reports / study.name / PLOT_NAME)
     return result, plot

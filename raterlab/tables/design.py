@@ -187,7 +187,9 @@ STEP_INPUTS = Table(
     details="Recorded in the same transaction as the step's own tables, by every step that "
     "skips unchanged work: `raw_generations`, `routed_items`, `assignments`, `blinding_key`, "
     "the packet assets, `agreement` and `rater_quality`; a run that computes the same "
-    "fingerprint leaves the tables as they are. The packet checks record the files they "
+    "fingerprint leaves the tables as they are. `judge_calibration` records what its "
+    "calibration was computed from (all but the consensus) and takes those rows again, "
+    "computing only the weights. The packet checks record the files they "
     "passed on (their SHA-256 as read), and pass again without reading them while the files "
     "are the same. Delete a study's rows to make every step compute again.",
 )

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import dagster as dg
 import pandas as pd
+import pytest
 import yaml
 
 from assets.consensus import consensus_assets
 from assets.judges import judge_assets
 from checks.judges import judge_checks
 from raterlab import warehouse
+from raterlab.judges import study as judge_study
 from raterlab.judges.store import CALIBRATION, WEIGHTS
 from raterlab.judges.verdicts import judges_dir, read_judge_file, store_imported
 from raterlab.protocol import load_study
@@ -98,3 +100,38 @@ def test_judge_calibration_asset(tmp_path: Path) -> None:
     assert (export / "judge_calibration.png").is_file()
     exported = pd.read_csv(export / "judge_calibration.csv")
     assert len(exported) == len(calibration)
+
+    # Run again on the same ratings and verdicts: the calibration is taken as it was (not
+    # resampled), the weights are computed from the consensus as it is now.
+    def no_resampling(*args, **kwargs):
+        raise AssertionError("the calibration was resampled on unchanged inputs")
+
+    study = load_study(tmp_path / "studies" / "gold_tiers.yaml")
+    with warehouse.connect(home.warehouse) as con:
+        con.execute(
+            "UPDATE gold.consensus SET value = NULL, value_num = NULL WHERE task = 'factual_qa'"
+        )
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(judge_study, "calibrate_field", no_resampling)
+            judge_study.run_study(con, study, home)
+        again = con.sql("SELECT * FROM gold.judge_calibration").df()
+        reweighed = con.sql("SELECT * FROM gold.judge_weights").df()
+        pd.testing.assert_frame_equal(
+            again.sort_values(list(again.columns[:9])).reset_index(drop=True),
+            calibration.sort_values(list(calibration.columns[:9])).reset_index(drop=True),
+        )
+        assert (reweighed["computed_at"] > weights["computed_at"].max()).all()
+        qa = reweighed[reweighed["task"] == "factual_qa"]
+        assert not qa["agreement"].equals(weights[weights["task"] == "factual_qa"]["agreement"])
+
+        # One rating changed: the calibration is computed again.
+        con.execute(
+            "UPDATE gold.rating_values SET value = CASE value WHEN '1' THEN '0' ELSE '1' END, "
+            "value_num = 1 - value_num WHERE field = 'correct' AND rating_id = (SELECT "
+            "min(rating_id) FROM gold.labels WHERE task = 'factual_qa' AND field = 'correct' "
+            "AND kind = 'item' AND copy = 0)"
+        )
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(judge_study, "calibrate_field", no_resampling)
+            with pytest.raises(AssertionError, match="resampled on unchanged"):
+                judge_study.run_study(con, study, home)
