@@ -110,6 +110,13 @@ def simulations_dir(home: Home, study: str) -> Path:
     return home.root / "simulations" / study
 
 
+def _count(con: duckdb.DuckDBPyConnection, table: str, study: str) -> int:
+    """The study's rows of ``table`` (0 when there is no such table)."""
+    if not warehouse.table_exists(con, table):
+        return 0
+    return con.execute(f"SELECT count(*) FROM {table} WHERE study = ?", [study]).fetchall()[0][0]
+
+
 def _read(con: duckdb.DuckDBPyConnection, table: str, study: str) -> pd.DataFrame | None:
     """The study's rows of ``table``, or ``None`` when it has none (or no such table)."""
     frame = warehouse.read_study_rows(con, table, study)
@@ -260,6 +267,8 @@ def simulate(
 
     Packets already returned (in the inbox, or listed in ``staging.sim_files``) are left
     alone unless ``clean``, which first removes the earlier simulated returns of the round.
+    When every packet is returned already, nothing is drawn or written again (the planted
+    truth and ``planted.json`` stay as the run that wrote them left them).
     """
     if round not in ROUNDS:
         raise SimulationError(f"round must be one of {', '.join(ROUNDS)}, not {round!r}")
@@ -285,23 +294,6 @@ def simulate(
                 f"the inbox holds returns simulated with --seed {int(mixed['seed'].iloc[0])}; "
                 f"use that seed, or --clean (with --round all) to start over with {seed}"
             )
-        truth = draw_truth(study, generations, full_seed)
-        profiles = assign_profiles(list(study.design.annotators), full_seed)
-        ctx = _Context(
-            study=study,
-            home=home,
-            seed=full_seed,
-            truth=truth,
-            profiles=profiles,
-            by_token={
-                t: (str(i), k, int(c))
-                for t, i, k, c in zip(
-                    key["token"], key["item_id"], key["kind"], key["copy"], strict=True
-                )
-            },
-            text_length=_text_lengths(study, generations),
-            pilot_rounds=max(1, len(pilot_rounds(key["round"]))),
-        )
         plans = plan_files(study, _file_keys(key), full_seed)
         done_files = set(previous["file"])
         todo, already, missing = [], 0, 0
@@ -317,6 +309,36 @@ def simulate(
                 already += 1
             else:
                 todo.append((file_key, plan, template))
+        profiles = assign_profiles(list(study.design.annotators), full_seed)
+        planted = simulations_dir(home, study.name) / "planted.json"
+        truth_rows = _count(con, "staging.sim_truth", study.name)
+        if not todo and not clean and truth_rows and planted.is_file():
+            return Summary(
+                study=study.name,
+                seed=seed,
+                written=pd.DataFrame(columns=list(SIM_FILES_COLUMNS)),
+                already_returned=already,
+                not_in_outbox=missing,
+                profiles={a: p.name for a, p in profiles.items()},
+                truth_rows=truth_rows,
+                planted=planted,
+            )
+        truth = draw_truth(study, generations, full_seed)
+        ctx = _Context(
+            study=study,
+            home=home,
+            seed=full_seed,
+            truth=truth,
+            profiles=profiles,
+            by_token={
+                t: (str(i), k, int(c))
+                for t, i, k, c in zip(
+                    key["token"], key["item_id"], key["kind"], key["copy"], strict=True
+                )
+            },
+            text_length=_text_lengths(study, generations),
+            pilot_rounds=max(1, len(pilot_rounds(key["round"]))),
+        )
         written = []
         for done, (file_key, plan, template) in enumerate(todo, start=1):
             written.append(_simulate_file(ctx, file_key, plan, template))

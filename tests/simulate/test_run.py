@@ -229,10 +229,16 @@ def test_rounds_fill_only_what_is_not_returned_yet(outbox, tmp_path: Path) -> No
     main_round = simulate(study, home, round="main")
     assert set(main_round.written["round"]) == {"main"}
     assert main_round.already_returned == 0
+    planted = simulations_dir(home, study.name) / "planted.json"
+    before = planted.stat().st_mtime_ns
     again = simulate(study, home)
     assert again.written.empty and again.already_returned == len(pilot.written) + len(
         main_round.written
     )
+    # Nothing left to fill: nothing drawn or written again.
+    assert planted.stat().st_mtime_ns == before
+    assert again.truth_rows == main_round.truth_rows
+    assert again.profiles == main_round.profiles
     stepwise = _snapshot(home, study)
     # The same as simulating everything at once.
     study2, home2, _, _ = build_outbox(tmp_path / "again")
