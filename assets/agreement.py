@@ -3,7 +3,7 @@
 import dagster as dg
 import pandas as pd
 
-from assets.design import _generations, _optional_frame, _study_frame
+from assets.design import GENERATION_JSON, _generations_text, _optional_frame, _study_frame
 from assets.ingest import labels
 from assets.memo import unchanged
 from assets.metadata import image_md
@@ -20,19 +20,26 @@ from raterlab.agreement.study import (
     ratings,
     threshold_results,
 )
-from raterlab.design.rounds import latest_pilot_only
+from raterlab.design.rounds import PILOT, in_round, latest_pilot_only
 from raterlab.publish import publish
 from resources import Raterlab
 
 GROUP = "agreement"
 
 
-def study_ratings(raterlab: Raterlab, study: str) -> pd.DataFrame:
-    """Ordinary ratings of a study with the item attributes its slices use."""
-    items = _generations(raterlab, study)[["item_id", "task", "record"]]
+def study_ratings(raterlab: Raterlab, study: str, round_name: str | None = None) -> pd.DataFrame:
+    """Ordinary ratings of a study (of one round, ``pilot`` standing for every pilot round)
+    with the item attributes its slices use; only the rated items' records are decoded."""
+    labels = _study_frame(raterlab, "gold.labels", study)
+    if round_name is not None and len(labels):
+        labels = labels[in_round(labels["round"], round_name)]
+    generations = _generations_text(raterlab, study)
+    if len(labels):
+        generations = generations[generations["item_id"].isin(labels["item_id"])]
+    items = wh.decode_json(generations, GENERATION_JSON)[["item_id", "task", "record"]]
     routed = _study_frame(raterlab, "staging.routed_items", study)[["item_id", "tier", "stratum"]]
     items = items.merge(routed, on="item_id", how="left")
-    return ratings(_study_frame(raterlab, "gold.labels", study), items)
+    return ratings(labels, items)
 
 
 @dg.asset(
@@ -48,7 +55,7 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     attempt (one per pilot round) is kept in ``gold.pilot_gates``, each round's score matrix
     per pair of annotators in ``gold.pilot_matrices`` and ``reports/<study>/pilot_matrices.md``."""
     study = raterlab.study(context.partition_key)
-    rows = study_ratings(raterlab, study.name)
+    rows = study_ratings(raterlab, study.name, PILOT)
     key = _study_frame(raterlab, "staging.blinding_key", study.name)
     gate = pilot_gate(study, rows, key)
     history = gate_history(_optional_frame(raterlab, "gold.pilot_gates", study.name), gate.table)
