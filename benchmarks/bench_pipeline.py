@@ -12,7 +12,8 @@ the pilot tables must exist as they do in the demo), and the demo's loop
 rater quality, adjudication, consensus, exports, as many rounds as the study needs) runs on a
 fresh ``RATERLAB_HOME``, in a child process (the code location reads its study partitions
 from ``RATERLAB_STUDIES`` when imported). Each asset's and check's time is the sum of its
-step durations over all runs, read back from the Dagster instance; ``simulation`` is the time
+step durations over all runs, read back from the Dagster instance (each run's own are kept in
+``per_run``); ``simulation`` is the time
 in the simulated annotators and adjudicators (outside the graph), ``run overhead`` the rest
 of the wall time (Dagster starting and ending runs). Progress goes to stderr, one line per
 run; stdout gets the machine and a markdown table for benchmarks/README.md ("## End to
