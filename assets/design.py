@@ -48,10 +48,6 @@ def _write(rl: Raterlab, table: str, study: str, frame: pd.DataFrame) -> int:
 GENERATION_JSON = ("record", "expected")
 
 
-def _generations(rl: Raterlab, study: str) -> pd.DataFrame:
-    return _study_frame(rl, "raw.generations", study, GENERATION_JSON)
-
-
 def _generations_text(rl: Raterlab, study: str) -> pd.DataFrame:
     """``raw.generations`` as stored (JSON as text): what a design step's fingerprint reads."""
     return _study_frame(rl, "raw.generations", study)
