@@ -5,20 +5,17 @@ packets that issue it, the adjudication backlog check and the ``consensus`` asse
 two after new decisions may have arrived). :func:`policy_consensus` computes it
 (:func:`raterlab.consensus.policy.compute_consensus`, Dawid-Skene included) when the stored
 draft was computed from other inputs, and otherwise reads the draft back. The inputs are
-fingerprinted (SHA-256 of the study model, the counting ratings, the rated items with their
-tiers and the decisions), so a draft is only ever reused for exactly the inputs it was
+fingerprinted (SHA-256 of the code, the study model, the counting ratings, the rated items
+with their tiers and the decisions), so a draft is only ever reused for exactly the inputs it was
 computed from, and any asset re-materialized alone gets what a fresh computation gives.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 import duckdb
-import numpy as np
 import pandas as pd
 
-from raterlab import warehouse
+from raterlab import memo, warehouse
 from raterlab.adjudication.queue import rated_items
 from raterlab.consensus.inputs import StudyTables
 from raterlab.consensus.policy import compute_consensus
@@ -30,22 +27,12 @@ COLUMNS = names(CONSENSUS)[1:]
 
 
 def fingerprint(study: Study, tables: StudyTables, items: pd.DataFrame) -> str:
-    """SHA-256 over everything :func:`compute_consensus` reads: the study model, the counting
-    ratings, the rated items with their tiers, and the decisions (each frame's column names
-    and its row hashes, sorted).
-
-    Sorted, because the rows' order is not an input: DuckDB returns a table's rows in the
-    order its threads finish scanning, so two reads of an unchanged ``gold.labels`` of more
-    than one row group can differ in order (at 100,000 items every reader recomputed the
-    draft, 16 times in four runs, for that alone).
-    """
-    digest = hashlib.sha256(study.model_dump_json().encode())
-    for frame in (tables.ratings, items, tables.adjudications):
-        digest.update("|".join(map(str, frame.columns)).encode())
-        if len(frame):
-            rows = pd.util.hash_pandas_object(frame, index=False).to_numpy()
-            digest.update(np.sort(rows).tobytes())
-    return digest.hexdigest()
+    """:func:`raterlab.memo.fingerprint` of everything :func:`compute_consensus` reads: the
+    study model, the counting ratings, the rated items with their tiers and the decisions
+    (with the code version; each frame by its column names and sorted row hashes, since
+    DuckDB may return an unchanged table's rows in another order: at 100,000 items every
+    reader recomputed the draft, 16 times in four runs, before the rows were sorted)."""
+    return memo.fingerprint(study, tables.ratings, items, tables.adjudications)
 
 
 def _stored(con: duckdb.DuckDBPyConnection, study: str, inputs: str) -> pd.DataFrame | None:

@@ -211,7 +211,7 @@ CONSENSUS_DRAFT = Table(
         Column(
             "inputs",
             f.VARCHAR,
-            "SHA-256 of the study model, the counting ratings, the rated items' tiers and the "
+            "SHA-256 of the raterlab code, the study model, the counting ratings, the rated items' tiers and the "
             "decisions the rows were computed from.",
             nullable=False,
         ),
