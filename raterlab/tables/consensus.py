@@ -211,8 +211,8 @@ CONSENSUS_DRAFT = Table(
         Column(
             "inputs",
             f.VARCHAR,
-            "SHA-256 of the raterlab code, the study model, the counting ratings, the rated items' tiers and the "
-            "decisions the rows were computed from.",
+            "SHA-256 of the raterlab code, the study model, the counting ratings, the rated "
+            "items' tiers and the decisions the rows were computed from.",
             nullable=False,
         ),
     ),
