@@ -1,9 +1,12 @@
 """Files validated together (the row rules of a batch in one Pandera validation) get exactly
 the validation each gets alone: the same task, issues (file, row, column, rule, value) and
-unblinded rows, whatever mix of good, broken, unreadable and foreign files the batch holds."""
+unblinded rows, whatever mix of good, broken, unreadable and foreign files the batch holds
+(the checks against the sealed key included: unknown, repeated, reassigned, missing and other
+annotators' rows are found per file, never across files)."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pandas.testing as pdt
 
 from raterlab import warehouse
@@ -27,6 +30,16 @@ def test_a_batch_validates_each_file_as_it_would_alone(issued, tmp_path) -> None
         write(other, tmp_path / "other_task.csv"),
         write(broken.iloc[::-1], tmp_path / "again" / "broken.csv"),
     ]
+    mixed = filled(home, "a1", "main-01", "answer")
+    mixed.loc[0, "item"] = "not-a-token"
+    mixed.loc[1, "annotator_id"] = "a2"
+    mixed = pd.concat([mixed, mixed.iloc[[2]]], ignore_index=True).drop(index=3)
+    foreign = filled(home, "a2", "main-01", "answer").head(2)
+    files += [
+        write(mixed, tmp_path / "mixed.csv"),
+        write(pd.concat([good, foreign], ignore_index=True), tmp_path / "foreign.csv"),
+        write(good.iloc[1:], tmp_path / "partial.csv"),
+    ]
     (tmp_path / "binary.csv").write_bytes(b"\x00\x01\x02")
     files.append(tmp_path / "binary.csv")
     with warehouse.connect(home.warehouse, read_only=True) as con:
@@ -38,5 +51,10 @@ def test_a_batch_validates_each_file_as_it_would_alone(issued, tmp_path) -> None
     for batched, single in zip(together, alone, strict=True):
         pdt.assert_frame_equal(batched.issues, single.issues)
         pdt.assert_frame_equal(batched.rows, single.rows)
+    rules = [set(v.issues["rule"]) for v in together]
+    assert rules[5] == {"unknown_item", "not_assigned", "duplicate_item", "incomplete"}
+    assert rules[6] == {"other_packet"}
+    assert rules[7] == {"incomplete"}
+    assert rules[0] == set()
     broken_rows = together[1].errors[["row", "column", "rule", "value"]]
     assert broken_rows.values.tolist() == [[5, "score", "type", "x"], [2, "score", "range", "9"]]
