@@ -6,8 +6,8 @@ import pandas as pd
 
 from assets.consensus import adjudications, consensus
 from assets.partitions import study_partitions
-from raterlab.adjudication.packets import read_adjudication_key
-from raterlab.adjudication.queue import OPEN_STATES, backlog, build_queue
+from raterlab.adjudication.packets import current_queue, read_adjudication_key
+from raterlab.adjudication.queue import OPEN_STATES, backlog
 from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import load_tables, read_table
 from raterlab.contract import validate_gold
@@ -96,14 +96,15 @@ def adjudication_backlog(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
     """Disputes not yet settled (open, in a packet awaiting its decision, or awaiting a third
-    annotator) and quarantined decision files: a warning while any remains. The consensus it
-    needs after new decisions is kept in ``staging.consensus_draft`` for the ``consensus``
-    asset (a writable connection for that)."""
+    annotator) and quarantined decision files: a warning while any remains. The consensus and
+    queue it needs after new decisions are kept (``staging.consensus_draft``,
+    ``staging.adjudication_queue``) for the ``consensus`` asset (a writable connection for
+    that)."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse() as con:
         tables = load_tables(con, study)
-        policy = policy_consensus(con, study, tables)
-        queue = build_queue(study, tables, read_adjudication_key(con, study.name), policy)
+        draft = policy_consensus(con, study, tables)
+        queue = current_queue(con, study, tables, draft, read_adjudication_key(con, study.name))
         files = read_table(con, "staging.adjudication_files", study.name)
     rejected = 0 if files is None else int((files["status"] == "rejected").sum())
     pending = queue[queue["state"].isin(OPEN_STATES)]

@@ -39,9 +39,17 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from raterlab import warehouse
-from raterlab.adjudication.queue import TIEBREAK_ROUND, build_queue
-from raterlab.consensus.draft import policy_consensus
+from raterlab import memo, warehouse
+from raterlab.adjudication.queue import (
+    QUEUE_COLUMNS,
+    QUEUE_TYPES,
+    TIEBREAK_ROUND,
+    build_queue,
+    empty_queue,
+    ordered,
+    returned_tiebreaks,
+)
+from raterlab.consensus.draft import Draft, policy_consensus
 from raterlab.consensus.inputs import StudyTables, load_tables, read_table
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.design.blinding import seal, token
@@ -370,23 +378,59 @@ def _append(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.Da
     warehouse.replace_study_rows(con, table, study, both)
 
 
-def write_queue(con: duckdb.DuckDBPyConnection, study: str, queue: pd.DataFrame) -> None:
+QUEUE_STEP = "adjudication_queue"
+"""The queue's record in ``staging.step_inputs`` (:mod:`raterlab.memo`)."""
+
+
+def _queue_inputs(tables: StudyTables, draft: Draft, adjudication_key: pd.DataFrame) -> str:
+    """:func:`raterlab.memo.fingerprint` of what :func:`build_queue` reads: the draft's own
+    inputs (study, counting ratings, items and tiers, decisions), the sealed key, the
+    adjudication key, the items whose third rating came back and the promoted items."""
+    returned = pd.DataFrame({"item_id": sorted(returned_tiebreaks(tables))}, dtype=object)
+    promoted = pd.DataFrame({"item_id": sorted(tables.promoted)}, dtype=object)
+    return memo.fingerprint(draft.inputs, tables.key, adjudication_key, returned, promoted)
+
+
+def _stored_queue(con: duckdb.DuckDBPyConnection, study: str) -> pd.DataFrame:
+    """``staging.adjudication_queue`` read back as :func:`build_queue` returns it (types and
+    order)."""
+    stored = warehouse.read_study_rows(con, QUEUE_TABLE, study)
+    if stored.empty:
+        return empty_queue()
+    return ordered(stored[list(QUEUE_COLUMNS)].astype(QUEUE_TYPES)).reset_index(drop=True)
+
+
+def current_queue(
+    con: duckdb.DuckDBPyConnection,
+    study: Study,
+    tables: StudyTables,
+    draft: Draft,
+    adjudication_key: pd.DataFrame,
+) -> pd.DataFrame:
+    """The adjudication queue of ``tables``: read back from ``staging.adjudication_queue``
+    when it was built from the same inputs (:func:`_queue_inputs`), else built
+    (:func:`build_queue`) and stored with its record in one transaction. A run asks for the
+    queue four or five times (the queue asset, the packets before and after issuing, the
+    backlog check, consensus), mostly of the same inputs; at 100,000 items a build costs
+    several seconds."""
+    inputs = _queue_inputs(tables, draft, adjudication_key)
+    if memo.unchanged(con, study.name, QUEUE_STEP, inputs):
+        return _stored_queue(con, study.name)
+    queue = build_queue(study, tables, adjudication_key, draft.consensus)
     ensure_staging(con)
-    warehouse.replace_study_rows(con, QUEUE_TABLE, study, queue)
+    memo.write_tables(con, study.name, {QUEUE_TABLE: queue}, QUEUE_STEP, inputs)
+    return queue
 
 
 def refresh_queue(
-    con: duckdb.DuckDBPyConnection, study: Study, consensus: pd.DataFrame | None = None
+    con: duckdb.DuckDBPyConnection, study: Study, draft: Draft | None = None
 ) -> pd.DataFrame:
-    """Recompute the queue from the warehouse and store it in ``staging.adjudication_queue``.
-    ``consensus`` (of the same ratings and decisions) spares reading or computing it again
-    (:func:`raterlab.consensus.draft.policy_consensus`)."""
+    """The queue of the warehouse as it is (:func:`current_queue`), kept in
+    ``staging.adjudication_queue``. ``draft`` (of the same ratings and decisions) spares
+    reading it again (:func:`raterlab.consensus.draft.policy_consensus`)."""
     tables = load_tables(con, study)
-    if consensus is None:
-        consensus = policy_consensus(con, study, tables)
-    queue = build_queue(study, tables, read_adjudication_key(con, study.name), consensus)
-    write_queue(con, study.name, queue)
-    return queue
+    draft = draft or policy_consensus(con, study, tables)
+    return current_queue(con, study, tables, draft, read_adjudication_key(con, study.name))
 
 
 def issue_packets(
@@ -407,8 +451,8 @@ def issue_packets(
     adj_key = read_adjudication_key(con, study.name)
     # Issuing packets changes the keys, not the ratings or decisions: one consensus serves
     # the queue before and after.
-    consensus = policy_consensus(con, study, tables)
-    queue = build_queue(study, tables, adj_key, consensus)
+    draft = policy_consensus(con, study, tables)
+    queue = current_queue(con, study, tables, draft, adj_key)
     issued = {
         "adjudication_batch": None,
         "cases": 0,
@@ -484,7 +528,10 @@ def issue_packets(
             fields=len(rows),
         )
         issued["packets"].append(str(target.relative_to(home.outbox)))
-    refresh_queue(con, study, consensus)
+    if issued["tiebreak_batch"]:
+        tables = load_tables(con, study)  # the sealed key has the third annotators' rows
+    if issued["packets"]:
+        current_queue(con, study, tables, draft, read_adjudication_key(con, study.name))
     return issued
 
 

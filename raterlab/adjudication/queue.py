@@ -45,6 +45,11 @@ QUEUE_COLUMNS = (
     "batch",
     "priority",
 )
+QUEUE_TYPES = {
+    c: {"agreement": "float64", "n_ratings": "int64", "priority": "Int64"}.get(c, "str")
+    for c in QUEUE_COLUMNS
+}
+"""The queue's column types (text columns ``str``, missing values NaN), whatever its rows."""
 OPEN_STATES = ("open", "issued", "awaiting_rating")
 TIEBREAK_ROUND = "tiebreak"
 
@@ -56,8 +61,8 @@ def rated_items(tables: StudyTables) -> pd.DataFrame:
     return rated.assign(tier=rated["item_id"].map(tiers)).reset_index(drop=True)
 
 
-def _empty() -> pd.DataFrame:
-    return pd.DataFrame(columns=list(QUEUE_COLUMNS))
+def empty_queue() -> pd.DataFrame:
+    return pd.DataFrame(columns=list(QUEUE_COLUMNS)).astype(QUEUE_TYPES)
 
 
 def build_queue(
@@ -76,7 +81,7 @@ def build_queue(
     disputes = pd.concat([disputes, _promoted_rows(study, tables, items)], ignore_index=True)
     disputes = disputes.drop_duplicates(["task", "item_id", "field"], keep="first")
     if disputes.empty:
-        return _empty()
+        return empty_queue()
     if consensus is None:
         consensus = compute_consensus(study, tables.ratings, items, tables.adjudications)
     queue = disputes.merge(
@@ -94,12 +99,7 @@ def build_queue(
     )
     tiebreak = key[key["round"] == TIEBREAK_ROUND] if len(key) else key
     tiebreak_batch = tiebreak.groupby("item_id")["batch"].last().to_dict() if len(tiebreak) else {}
-    labels = tables.labels
-    returned = (
-        set(labels.loc[(labels["round"] == TIEBREAK_ROUND) & (labels["kind"] == "item"), "item_id"])
-        if len(labels)
-        else set()
-    )
+    returned = returned_tiebreaks(tables)
     issued = {}
     if adjudication_key is not None and len(adjudication_key):
         issued = {
@@ -161,11 +161,7 @@ def build_queue(
     queue["route"] = routes
     queue["state"] = states
     queue["batch"] = batches
-    queue = _one_route_per_item(queue)
-    item_agreement = queue.groupby(["task", "item_id"])["agreement"].transform("min")
-    queue = queue.assign(_item_agreement=item_agreement).sort_values(
-        ["_item_agreement", "task", "item_id", "agreement", "field"], kind="stable"
-    )
+    queue = ordered(_one_route_per_item(queue))
     open_rows = queue["state"].isin(OPEN_STATES)
     queue["priority"] = pd.array([None] * len(queue), dtype="Int64")
     ranks = queue.loc[open_rows, ["task", "item_id"]].drop_duplicates()
@@ -174,7 +170,28 @@ def build_queue(
         rank_of[(t, i)]
         for t, i in zip(queue.loc[open_rows, "task"], queue.loc[open_rows, "item_id"], strict=True)
     ]
-    return queue[list(QUEUE_COLUMNS)].reset_index(drop=True)
+    return queue[list(QUEUE_COLUMNS)].astype(QUEUE_TYPES).reset_index(drop=True)
+
+
+def ordered(queue: pd.DataFrame) -> pd.DataFrame:
+    """Disputed fields in queue order: items by their lowest field agreement, then task and
+    item; within an item, by agreement then field (a total order: one row per task, item and
+    field)."""
+    item_agreement = queue.groupby(["task", "item_id"])["agreement"].transform("min")
+    return (
+        queue.assign(_item_agreement=item_agreement)
+        .sort_values(["_item_agreement", "task", "item_id", "agreement", "field"], kind="stable")
+        .drop(columns="_item_agreement")
+    )
+
+
+def returned_tiebreaks(tables: StudyTables) -> set[str]:
+    """Items whose third-annotator rating came back."""
+    labels = tables.labels
+    if labels.empty:
+        return set()
+    back = (labels["round"] == TIEBREAK_ROUND) & (labels["kind"] == "item")
+    return set(labels.loc[back, "item_id"])
 
 
 def _promoted_rows(study: Study, tables: StudyTables, items: pd.DataFrame) -> pd.DataFrame:

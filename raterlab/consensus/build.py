@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
-from raterlab.adjudication.packets import read_adjudication_key
-from raterlab.adjudication.queue import build_queue, pending_reasons
+from raterlab.adjudication.packets import current_queue, read_adjudication_key
+from raterlab.adjudication.queue import pending_reasons
 from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import StudyTables, load_tables, read_table
 from raterlab.consensus.items import build_items
@@ -41,18 +41,16 @@ class ConsensusBuild:
 
 
 def compute(
-    study: Study, tables: StudyTables, adjudication_key: pd.DataFrame, policy: pd.DataFrame
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Queue, consensus and items of one study, from its tables and their policy consensus
-    (:func:`raterlab.consensus.draft.policy_consensus`); nothing written."""
-    queue = build_queue(study, tables, adjudication_key, policy)
-    consensus = policy
-    consensus = with_pending(consensus, pending_reasons(queue))
+    study: Study, tables: StudyTables, queue: pd.DataFrame, policy: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Consensus and items of one study, from its tables, their adjudication queue and their
+    policy consensus (:func:`raterlab.consensus.draft.policy_consensus`); nothing written."""
+    consensus = with_pending(policy, pending_reasons(queue))
     consensus = hold_promoted(consensus, queue)
     items = build_items(
         study, tables.decoded_generations(), tables.routed, tables.key, tables.ratings, consensus
     )
-    return queue, consensus, items
+    return consensus, items
 
 
 PROMOTED_PENDING = "promoted: awaiting its second annotator"
@@ -82,8 +80,9 @@ def build_consensus(con: duckdb.DuckDBPyConnection, study: Study) -> ConsensusBu
     """Compute and write one study's ``gold.items``, ``gold.consensus`` and, for a simulated
     study, its truth recovery (one transaction), then the views."""
     tables = load_tables(con, study)
-    policy = policy_consensus(con, study, tables)
-    queue, consensus, items = compute(study, tables, read_adjudication_key(con, study.name), policy)
+    draft = policy_consensus(con, study, tables)
+    queue = current_queue(con, study, tables, draft, read_adjudication_key(con, study.name))
+    consensus, items = compute(study, tables, queue, draft.consensus)
     truth = read_table(con, "staging.sim_truth", study.name)
     recovery = truth_recovery(consensus, truth)
     frames = dict(zip(CONSENSUS_TABLES, (items, consensus), strict=True))

@@ -7,10 +7,14 @@ two after new decisions may have arrived). :func:`policy_consensus` computes it
 draft was computed from other inputs, and otherwise reads the draft back. The inputs are
 fingerprinted (SHA-256 of the code, the study model, the counting ratings, the rated items
 with their tiers and the decisions), so a draft is only ever reused for exactly the inputs it was
-computed from, and any asset re-materialized alone gets what a fresh computation gives.
+computed from, and any asset re-materialized alone gets what a fresh computation gives. The
+adjudication queue built from a draft is kept the same way, keyed by the draft's inputs
+(:func:`raterlab.adjudication.packets.current_queue`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import duckdb
 import pandas as pd
@@ -46,9 +50,16 @@ def _stored(con: duckdb.DuckDBPyConnection, study: str, inputs: str) -> pd.DataF
     return out
 
 
-def policy_consensus(
-    con: duckdb.DuckDBPyConnection, study: Study, tables: StudyTables
-) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Draft:
+    """A study's policy consensus and the fingerprint of the inputs it was computed from
+    (what a result derived from it, such as the adjudication queue, is keyed by)."""
+
+    consensus: pd.DataFrame
+    inputs: str
+
+
+def policy_consensus(con: duckdb.DuckDBPyConnection, study: Study, tables: StudyTables) -> Draft:
     """The study's policy consensus of ``tables`` (``gold.consensus`` rows without ``study``,
     before open disputes' reasons and the hold on promoted items are applied): read back from
     ``staging.consensus_draft`` when it was computed from the same inputs, else computed and
@@ -57,9 +68,9 @@ def policy_consensus(
     inputs = fingerprint(study, tables, items)
     stored = _stored(con, study.name, inputs)
     if stored is not None:
-        return stored
+        return Draft(stored, inputs)
     consensus = compute_consensus(study, tables.ratings, items, tables.adjudications)
     warehouse.replace_study_rows(
         con, CONSENSUS_DRAFT.name, study.name, consensus.assign(inputs=inputs)
     )
-    return consensus
+    return Draft(consensus, inputs)

@@ -186,7 +186,8 @@ STEP_INPUTS = Table(
     key=("study", "step"),
     details="Recorded in the same transaction as the step's own tables, by every step that "
     "skips unchanged work: `raw_generations`, `routed_items`, `assignments`, `blinding_key`, "
-    "the packet assets, `agreement` and `rater_quality`; a run that computes the same "
+    "the packet assets, `agreement`, `rater_quality` and the adjudication queue (recorded by "
+    "whichever of its readers builds it first); a run that computes the same "
     "fingerprint leaves the tables as they are. `judge_calibration` records what its "
     "calibration was computed from (all but the consensus) and takes those rows again, "
     "computing only the weights. The packet checks record the files they "

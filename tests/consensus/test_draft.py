@@ -7,11 +7,13 @@ from __future__ import annotations
 import dataclasses
 
 import pandas as pd
+import pytest
 
 from raterlab import warehouse
+from raterlab.adjudication import packets
 from raterlab.adjudication.ingest import ingest_inbox
-from raterlab.adjudication.packets import issue_packets, refresh_queue
-from raterlab.adjudication.queue import rated_items
+from raterlab.adjudication.packets import issue_packets, read_adjudication_key, refresh_queue
+from raterlab.adjudication.queue import build_queue, rated_items
 from raterlab.consensus import draft
 from raterlab.consensus.build import build_consensus
 from raterlab.consensus.inputs import load_tables
@@ -37,12 +39,12 @@ def test_the_stored_draft_equals_a_fresh_computation(loop_home, monkeypatch) -> 
     study, home = loop_home
     with warehouse.connect(home.warehouse) as con:
         tables = load_tables(con, study)
-        first = draft.policy_consensus(con, study, tables)
+        first = draft.policy_consensus(con, study, tables).consensus
         calls = []
         monkeypatch.setattr(
             draft, "compute_consensus", lambda *a, **k: calls.append(a) or _fresh(study, tables)
         )
-        again = draft.policy_consensus(con, study, load_tables(con, study))
+        again = draft.policy_consensus(con, study, load_tables(con, study)).consensus
     assert calls == [], "the same inputs were computed again"
     _same(again, _fresh(study, tables))
     pd.testing.assert_frame_equal(first, again)
@@ -61,7 +63,7 @@ def test_new_decisions_change_the_inputs(loop_home) -> None:
         assert draft.fingerprint(study, before, rated_items(before)) != draft.fingerprint(
             study, after, rated_items(after)
         )
-        decided = draft.policy_consensus(con, study, after)
+        decided = draft.policy_consensus(con, study, after).consensus
     assert (decided["status"] == "adjudicated").any()
     _same(decided, _fresh(study, after))
 
@@ -96,3 +98,26 @@ def test_the_order_rows_are_read_in_is_not_an_input(loop_home) -> None:
     _same(_fresh(study, shuffled), _fresh(study, tables))
     changed = dataclasses.replace(tables, ratings=tables.ratings.iloc[1:])
     assert draft.fingerprint(study, changed, items) != draft.fingerprint(study, tables, items)
+
+
+def test_the_stored_queue_is_what_a_fresh_build_gives(loop_home, monkeypatch) -> None:
+    """The adjudication queue is built once per set of inputs: read back, it is exactly
+    (values, types, order) what a fresh build gives, and new packets (a new adjudication
+    key) build it again."""
+    study, home = loop_home
+    with warehouse.connect(home.warehouse) as con:
+        tables = load_tables(con, study)
+        policy = draft.policy_consensus(con, study, tables)
+        key = read_adjudication_key(con, study.name)
+        fresh = build_queue(study, tables, key, policy.consensus)
+        first = packets.current_queue(con, study, tables, policy, key)
+        with monkeypatch.context() as patched:
+            patched.setattr(packets, "build_queue", lambda *a, **k: pytest.fail("built again"))
+            again = packets.current_queue(con, study, load_tables(con, study), policy, key)
+        issue_packets(study, home, con, SECRET)
+        after = refresh_queue(con, study)
+    assert (fresh["state"] == "open").any()
+    pd.testing.assert_frame_equal(first, fresh)
+    pd.testing.assert_frame_equal(again, fresh)
+    assert not (after["state"] == "open").any()
+    assert (after["state"] == "issued").any()
