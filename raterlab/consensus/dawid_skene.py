@@ -129,6 +129,19 @@ def majority_init(n: np.ndarray) -> np.ndarray:
     return np.divide(votes, totals, out=np.full_like(votes, 1 / q), where=totals > 0)
 
 
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(rows, axis=0, return_inverse=True, return_counts=True)``: the distinct
+    rows sorted, each row's index among them and their counts. Rows are told apart by
+    hashing their bytes (the counts are sums of 1.0, never -0.0 or NaN), and only the
+    distinct rows are sorted: ``np.unique`` sorted all 100,000 rows, about 0.1 s per field."""
+    codes, _ = pd.factorize(np.array([row.tobytes() for row in rows], dtype=object))
+    first = np.full(codes.max() + 1 if len(codes) else 0, len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    distinct, order = np.unique(rows[first], axis=0, return_inverse=True)
+    pattern = order.ravel()[codes]
+    return distinct, pattern, np.bincount(pattern, minlength=len(distinct))
+
+
 def fit_counts(
     n: np.ndarray, *, alpha: float = 0.01, max_iter: int = 200, tol: float = 1e-7
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, float, bool]:
@@ -141,9 +154,7 @@ def fit_counts(
     most 8 x 7 / 2 x 25 distinct rows).
     """
     items, raters, q = n.shape
-    distinct, pattern, weight = np.unique(
-        n.reshape(items, raters * q), axis=0, return_inverse=True, return_counts=True
-    )
+    distinct, pattern, weight = _distinct_rows(n.reshape(items, raters * q))
     d = distinct.reshape(-1, raters, q)
     w = weight.astype(float)
     t = majority_init(d)

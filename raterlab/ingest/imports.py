@@ -22,7 +22,7 @@ from raterlab.ingest import store
 from raterlab.ingest.labels import Labels, to_labels
 from raterlab.ingest.read import ROW, read_returned
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
-from raterlab.ingest.run import IngestResult, Received, commit, receive, source_of
+from raterlab.ingest.run import IngestResult, Validated, commit, receive, source_of
 from raterlab.ingest.validate import (
     ISSUE_COLUMNS,
     Validation,
@@ -148,10 +148,11 @@ def import_file(
     items = set(generations.loc[generations["task"] == task, "item_id"])
     validation = validate_import(study, task, frame, items, received.file)
 
-    def labels_from(study: Study, received: Received, validation: Validation) -> Labels | None:
-        if not validation.ok:
-            return None
+    def labels_from(study: Study, files: list[Validated]) -> list[Labels | None]:
         fields = [f for f in study.tasks[task].fields if f in frame.columns]
-        return _labels(study, task, validation, source_of(received), fields)
+        return [
+            _labels(study, task, validation, source_of(received), fields) if validation.ok else None
+            for received, validation in files
+        ]
 
     return commit(study, received, validation, home, con, labels_from)

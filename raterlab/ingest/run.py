@@ -11,6 +11,7 @@ run again alone: a file is pending until ``staging.ingests`` holds its outcome.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,7 +24,7 @@ import polars as pl
 from raterlab import warehouse
 from raterlab.ingest import ratings, store
 from raterlab.ingest.key import SealedKey
-from raterlab.ingest.labels import Labels, to_labels
+from raterlab.ingest.labels import Labels, labels_of
 from raterlab.ingest.read import ROW
 from raterlab.ingest.report import report_dict, write_report
 from raterlab.ingest.validate import Context, Validation, validate_file, validate_files
@@ -145,15 +146,29 @@ def source_of(received: Received) -> dict:
     }
 
 
-def _labels(study: Study, received: Received, validation: Validation) -> Labels | None:
-    rows = accepted_rows(study, validation)
-    if rows is None:
-        return None
-    return to_labels(study, validation.task, validation.frame, rows, source_of(received))
+Validated = tuple[Received, Validation]
+"""A received file and its validation."""
 
 
-LabelsFrom = Callable[[Study, Received, Validation], "Labels | None"]
-"""How a front end turns a validated file into the labels to apply (``None``: reject it)."""
+def returned_labels(study: Study, files: list[Validated]) -> list[Labels | None]:
+    """The labels of validated returned files (``None``: reject the file), those of one task
+    made together (:func:`raterlab.ingest.labels.labels_of`)."""
+    by_task: dict[str, list[tuple[int, tuple]]] = {}
+    for n, (received, validation) in enumerate(files):
+        rows = accepted_rows(study, validation)
+        if rows is not None:
+            part = (validation.frame, rows, source_of(received))
+            by_task.setdefault(validation.task, []).append((n, part))
+    done: dict[int, Labels] = {}
+    for task, members in by_task.items():
+        made = labels_of(study, task, [part for _, part in members])
+        done.update((n, labels) for (n, _), labels in zip(members, made, strict=True))
+    return [done.get(n) for n in range(len(files))]
+
+
+LabelsFrom = Callable[[Study, list[Validated]], "list[Labels | None]"]
+"""How a front end turns validated files into the labels to apply (``None``: reject the
+file)."""
 
 
 def file_row(study: Study, received: Received) -> dict:
@@ -220,7 +235,7 @@ def preview(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Preview
     version = datetime.fromtimestamp(path.stat().st_mtime, UTC)
     received = Received(path.name, sha, path, datetime.now(UTC), version)
     validation = validate_received(study, received, con)
-    labels = _labels(study, received, validation)
+    labels = returned_labels(study, [(received, validation)])[0]
     if labels is None:
         return Preview("rejected", validation, {})
     planned = ratings.plan(con, study.name, [ratings.Return(labels, version, received.received_at)])
@@ -241,10 +256,10 @@ class _Prepared:
 
 
 def _prepare(
-    study: Study, received: Received, validation: Validation, home: Home, labels_from: LabelsFrom
+    study: Study, received: Received, validation: Validation, labels: Labels | None, home: Home
 ) -> _Prepared:
-    """The labels of a validated file, and its report written (outside any transaction)."""
-    labels = labels_from(study, received, validation)
+    """A validated file with its labels (``None``: rejected), its report written (outside
+    any transaction)."""
     status = "rejected" if labels is None else "accepted"
     report_path = file_report(home, study.name, received, status, validation.issues)
     packets = [] if labels is None else sorted("/".join(p) for p in labels.packets())
@@ -366,10 +381,10 @@ class _Group:
 
 def commit_all(
     study: Study,
-    validated: Iterable[tuple[Received, Validation]],
+    validated: Iterable[Validated],
     home: Home,
     con: duckdb.DuckDBPyConnection,
-    labels_from: LabelsFrom = _labels,
+    labels_from: LabelsFrom = returned_labels,
 ) -> list[IngestResult]:
     """:func:`commit` of each validated file, with the same outcome as one by one in their
     order: files of one task and fields, none of whose ratings is in another, are committed
@@ -379,7 +394,8 @@ def commit_all(
     returns alternate between its tasks' templates); only the order in which rating ids are
     handed out differs from one by one. If a group's transaction fails, its files are
     committed again one per transaction, so a bad file never rolls back good ones. Results
-    come in the order of the files."""
+    come in the order of the files. Labels are made for :data:`GROUP_FILES` files at a time
+    (``labels_from``)."""
     store.ensure_tables(con)
     done: dict[str, list[IngestResult]] = {}
     order: list[str] = []
@@ -395,15 +411,17 @@ def commit_all(
         for result in results:
             done.setdefault(result.sha256, []).append(result)
 
-    for received, validation in validated:
-        prepared = _prepare(study, received, validation, home, labels_from)
-        order.append(received.sha256)
-        task = validation.task if prepared.labels is not None else None
-        group = groups.setdefault(task, _Group())
-        if group.files and not group.fits(prepared):
-            flush(group.files)
-            group = groups[task] = _Group()
-        group.add(prepared)
+    files = iter(validated)
+    while chunk := list(itertools.islice(files, GROUP_FILES)):
+        for (received, validation), labels in zip(chunk, labels_from(study, chunk), strict=True):
+            prepared = _prepare(study, received, validation, labels, home)
+            order.append(received.sha256)
+            task = validation.task if prepared.labels is not None else None
+            group = groups.setdefault(task, _Group())
+            if group.files and not group.fits(prepared):
+                flush(group.files)
+                group = groups[task] = _Group()
+            group.add(prepared)
     for group in groups.values():
         if group.files:
             flush(group.files)
@@ -416,7 +434,7 @@ def commit(
     validation: Validation,
     home: Home,
     con: duckdb.DuckDBPyConnection,
-    labels_from: LabelsFrom = _labels,
+    labels_from: LabelsFrom = returned_labels,
 ) -> IngestResult:
     """Quarantine a rejected file with its report, or apply an accepted one's ratings;
     either way the outcome is recorded in the same transaction as the ratings. Returns and
