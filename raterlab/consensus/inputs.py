@@ -65,11 +65,7 @@ def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
         & (labels["copy"].astype(int) == 0)
         & labels["value"].notna()
         & (labels["value"].astype(str).str.lower() != SKIP_VALUE)
-        & pd.Series(
-            [(t, f) in fields for t, f in zip(labels["task"], labels["field"], strict=True)],
-            index=labels.index,
-            dtype=bool,
-        )
+        & pd.MultiIndex.from_arrays([labels["task"], labels["field"]]).isin(list(fields))
     )
     rows = labels.loc[keep, [c for c in RATING_COLUMNS if c in labels.columns]].copy()
     for column in RATING_COLUMNS:

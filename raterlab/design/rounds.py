@@ -39,9 +39,15 @@ def pilot_rounds(names: Iterable[str]) -> list[str]:
     return sorted(found, key=lambda n: pilot_number(n) or 0)
 
 
+def _pilot_numbers(names: pd.Series) -> pd.Series:
+    """:func:`pilot_number` of each round name, parsed once per distinct name (a study's
+    hundreds of thousands of ratings carry a handful of round names)."""
+    return names.map({n: pilot_number(n) for n in pd.unique(names)})
+
+
 def is_pilot(names: pd.Series) -> pd.Series:
     """Whether each round name is a pilot round."""
-    return names.map(lambda n: pilot_number(n) is not None).astype(bool)
+    return _pilot_numbers(names).notna()
 
 
 def in_round(names: pd.Series, round_name: str) -> pd.Series:
@@ -54,7 +60,7 @@ def latest_pilot_only(rows: pd.DataFrame) -> pd.DataFrame:
     item, only the latest pilot round's ratings count (other rounds are kept as they are)."""
     if rows.empty or "round" not in rows:
         return rows
-    number = rows["round"].map(pilot_number)
+    number = _pilot_numbers(rows["round"])
     pilot = number.notna()
     if not pilot.any():
         return rows
