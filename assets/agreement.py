@@ -27,12 +27,33 @@ from resources import Raterlab
 GROUP = "agreement"
 
 
+def _labels_of_round(rl: Raterlab, study: str, round_name: str | None) -> pd.DataFrame:
+    """``gold.labels`` of the study, of one round if ``round_name`` (``pilot``: every pilot
+    round), the round filtered in the query: a study without a pilot reads no ratings for
+    its pilot agreement."""
+    if round_name is None:
+        return _study_frame(rl, "gold.labels", study)
+    with rl.warehouse(read_only=True) as con:
+        if not wh.table_exists(con, "gold.labels"):
+            return pd.DataFrame()
+        names = pd.Series(
+            [
+                r
+                for (r,) in con.execute(
+                    "SELECT DISTINCT round FROM gold.labels WHERE study = ? AND round IS NOT NULL",
+                    [study],
+                ).fetchall()
+            ],
+            dtype=object,
+        )
+        wanted = names[in_round(names, round_name)].tolist()
+        return wh.read_study_rows(con, "gold.labels", study, among=("round", wanted))
+
+
 def study_ratings(raterlab: Raterlab, study: str, round_name: str | None = None) -> pd.DataFrame:
     """Ordinary ratings of a study (of one round, ``pilot`` standing for every pilot round)
     with the item attributes its slices use; only the rated items' records are decoded."""
-    labels = _study_frame(raterlab, "gold.labels", study)
-    if round_name is not None and len(labels):
-        labels = labels[in_round(labels["round"], round_name)]
+    labels = _labels_of_round(raterlab, study, round_name)
     generations = _generations_text(raterlab, study)
     if len(labels):
         generations = generations[generations["item_id"].isin(labels["item_id"])]

@@ -232,10 +232,15 @@ _STRINGS = pd.StringDtype("pyarrow", na_value=float("nan"))
 
 
 def read_study_rows(
-    con: duckdb.DuckDBPyConnection, table: str, study: str, columns: str = "*"
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    study: str,
+    columns: str = "*",
+    among: tuple[str, list] | None = None,
 ) -> pd.DataFrame:
     """``study``'s rows of ``table`` (the ``columns`` listed, default all but ``study``); an
-    empty frame when the table does not exist yet.
+    empty frame when the table does not exist yet. ``among`` = ``(column, values)`` keeps
+    the rows whose ``column`` is one of ``values`` (filtered in the query).
 
     Read through Arrow, with text kept in Arrow-backed string columns: several times faster
     than converting every string to a Python object on large tables.
@@ -243,7 +248,11 @@ def read_study_rows(
     if not table_exists(con, table):
         return pd.DataFrame()
     query = f"SELECT {columns} FROM {table} WHERE study = $study"
-    arrow = con.sql(query, params={"study": study}).to_arrow_table()
+    params: dict = {"study": study}
+    if among is not None:
+        query += f' AND "{among[0]}" IN (SELECT unnest($values))'
+        params["values"] = list(among[1])
+    arrow = con.sql(query, params=params).to_arrow_table()
     frame = arrow.to_pandas(types_mapper={pa.string(): _STRINGS, pa.large_string(): _STRINGS}.get)
     return frame.drop(columns="study", errors="ignore")
 
