@@ -9,8 +9,9 @@ from assets.partitions import study_partitions
 from raterlab.adjudication.packets import current_queue, read_adjudication_key
 from raterlab.adjudication.queue import OPEN_STATES, backlog
 from raterlab.consensus.draft import policy_consensus
-from raterlab.consensus.inputs import load_tables, read_table
+from raterlab.consensus.inputs import counting_ratings, load_tables, read_table
 from raterlab.contract import validate_gold
+from raterlab.design.blinding import KEY_COLUMNS
 from raterlab.warehouse import replace_study_rows
 from resources import Raterlab
 
@@ -37,11 +38,17 @@ def gold_table_contract(
     ``reports/<study>/gold_contract/``."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse(read_only=True) as con:
-        tables = load_tables(con, study)
+        labels = read_table(con, "gold.labels", study.name)
+        key = read_table(con, "staging.blinding_key", study.name)
         gold = read_table(con, "gold.consensus", study.name)
         items = read_table(con, "gold.items", study.name, ("record",))
     result = validate_gold(
-        study, gold, items, tables.labels, tables.key, raterlab.paths.reports / study.name
+        study,
+        gold,
+        items,
+        counting_ratings(study, labels),
+        pd.DataFrame(columns=list(KEY_COLUMNS)) if key is None else key,
+        raterlab.paths.reports / study.name,
     )
     shown = result.results[
         ["table", "expectation", "column", "condition", "success", "unexpected_count", "examples"]

@@ -32,7 +32,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from raterlab.consensus.inputs import counting_ratings
 from raterlab.consensus.schema import METHODS, RESOLVED, STATUSES
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import CategoricalField, LikertField, Study
@@ -61,14 +60,14 @@ def contract_frame(
     study: Study,
     consensus: pd.DataFrame,
     items: pd.DataFrame,
-    labels: pd.DataFrame,
+    ratings: pd.DataFrame,
     key: pd.DataFrame,
 ) -> pd.DataFrame:
     """``gold.consensus`` with the columns its counts are checked against:
-    ``n_counted`` (counting ratings in gold.labels), ``n_assigned`` (copy-0 item rows in the
-    sealed key plus imported ratings) and ``in_items`` (the item is in gold.items)."""
+    ``n_counted`` (the counting ratings of gold.labels, ``ratings``: see
+    :func:`raterlab.consensus.inputs.counting_ratings`), ``n_assigned`` (copy-0 item rows in
+    the sealed key plus imported ratings) and ``in_items`` (the item is in gold.items)."""
     frame = consensus.copy()
-    ratings = counting_ratings(study, labels)
     counted = ratings.groupby(["task", "item_id", "field"]).size().rename("n_counted")
     frame = frame.merge(counted.reset_index(), how="left", on=["task", "item_id", "field"])
     frame["n_counted"] = frame["n_counted"].fillna(0).astype("int64")
@@ -90,9 +89,9 @@ def contract_frame(
     return frame
 
 
-def expected_rows(study: Study, labels: pd.DataFrame) -> int:
-    """Rows gold.consensus must have: each rated item times its task's rating fields."""
-    ratings = counting_ratings(study, labels)
+def expected_rows(study: Study, ratings: pd.DataFrame) -> int:
+    """Rows gold.consensus must have: each rated item (of the counting ``ratings``) times its
+    task's rating fields."""
     rated = ratings[["task", "item_id"]].drop_duplicates()
     return int(sum(len(study.tasks[t].rating_fields) for t in rated["task"]))
 
@@ -213,11 +212,13 @@ def validate_gold(
     study: Study,
     consensus: pd.DataFrame,
     items: pd.DataFrame,
-    labels: pd.DataFrame,
+    ratings: pd.DataFrame,
     key: pd.DataFrame,
     report_dir: Path | None = None,
 ) -> ContractResult:
-    """Run the contract on one study's gold tables; write Data Docs under ``report_dir``."""
+    """Run the contract on one study's gold tables (``ratings``: the counting ratings,
+    :func:`raterlab.consensus.inputs.counting_ratings`; ``key``: the sealed key); write
+    Data Docs under ``report_dir``."""
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     if consensus is None:
         consensus = pd.DataFrame(columns=names(CONSENSUS)[1:])
@@ -255,8 +256,8 @@ def validate_gold(
     source = context.data_sources.add_pandas(f"gold_{study.name}")
     frames = {
         "gold.consensus": (
-            contract_frame(study, consensus, items, labels, key),
-            consensus_expectations(study, expected_rows(study, labels)),
+            contract_frame(study, consensus, items, ratings, key),
+            consensus_expectations(study, expected_rows(study, ratings)),
         ),
         "gold.items": (items, items_expectations()),
     }

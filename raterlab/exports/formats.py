@@ -40,8 +40,8 @@ _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 
 def _plain(value):
     """A JSON-friendly scalar (NaN -> None, numpy -> Python, whole floats -> int)."""
-    if value is None:
-        return None
+    if value is None or type(value) in (str, int, bool):  # most cells, at once
+        return value
     if isinstance(value, float | np.floating):
         if np.isnan(value):
             return None

@@ -30,7 +30,7 @@ def _failed(result) -> set[tuple[str, str]]:
 
 def test_passes_on_published_tables_and_writes_data_docs(published, tmp_path) -> None:
     study, _, tables, consensus, items = published
-    result = validate_gold(study, consensus, items, tables.labels, tables.key, tmp_path)
+    result = validate_gold(study, consensus, items, tables.ratings, tables.key, tmp_path)
     assert result.success, result.failed
     assert len(result.results) > 15
     assert result.docs == tmp_path / "gold_contract" / "index.html"
@@ -49,7 +49,7 @@ def test_fails_on_corrupted_tables(published) -> None:
     bad.loc[resolved, "value"] = None  # a resolved field without a value
     bad.loc[bad.index[0], "status"] = "probably"  # not a status
     bad = pd.concat([bad, bad.iloc[[5]]], ignore_index=True)  # a duplicate row
-    result = validate_gold(study, bad, items, tables.labels, tables.key)
+    result = validate_gold(study, bad, items, tables.ratings, tables.key)
     assert not result.success
     failed = _failed(result)
     assert ("expect_column_values_to_be_in_set", "value") in failed
@@ -64,10 +64,10 @@ def test_fails_when_counts_disagree_with_the_ratings(published) -> None:
     study, _, tables, consensus, items = published
     bad = consensus.copy()
     bad.loc[bad.index[:3], "n_ratings"] = 40
-    result = validate_gold(study, bad, items, tables.labels, tables.key)
+    result = validate_gold(study, bad, items, tables.ratings, tables.key)
     failed = _failed(result)
     assert ("expect_column_pair_values_to_be_equal", "n_ratings, n_counted") in failed
     assert ("expect_column_pair_values_a_to_be_greater_than_b", "n_assigned, n_ratings") in failed
     missing = consensus[consensus["item_id"] != consensus["item_id"].iloc[0]]
-    result = validate_gold(study, missing, items, tables.labels, tables.key)
+    result = validate_gold(study, missing, items, tables.ratings, tables.key)
     assert ("expect_table_row_count_to_equal", "") in _failed(result)
