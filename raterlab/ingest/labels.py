@@ -183,6 +183,11 @@ def _mapped(frame: pd.DataFrame, joined: pd.DataFrame) -> pd.DataFrame:
     return frame.iloc[pd.Index(numbers).get_indexer(wanted)]
 
 
+def _stacked(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """The frames one after another (one frame as it is: a million-row file is not copied)."""
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
 def labels_of(
     study: Study,
     task: str,
@@ -201,8 +206,8 @@ def labels_of(
         groups.setdefault(tuple(frame.columns), []).append(n)
     done: dict[int, Labels] = {}
     for columns, members in groups.items():
-        rows = pd.concat([_mapped(*parts[n][:2]) for n in members], ignore_index=True)
-        joined = pd.concat([parts[n][1] for n in members], ignore_index=True)
+        rows = _stacked([_mapped(*parts[n][:2]) for n in members])
+        joined = _stacked([parts[n][1] for n in members])
         table = _table(study, task, confidence, keep, TIME_COLUMN in columns, rows, joined)
         offset = 0
         for n in members:

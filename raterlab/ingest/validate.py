@@ -138,7 +138,7 @@ def _batch_rule_issues(
     validation of all their rows (its cost per validation, about 1 ms per rule, is paid
     once, not per file)."""
     found = failures(
-        pd.concat(frames, ignore_index=True),
+        frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True),
         task_rules(study, task),
         f"{study.name}.{task}",
         optional_columns(study),
@@ -227,8 +227,9 @@ def cross_checks(
     names = pd.array(files, dtype="str")
     sizes = np.array([len(f) for f in frames], dtype=np.int64)
 
-    def column(name: str) -> np.ndarray:
-        return np.concatenate([f[name].to_numpy(dtype=object) for f in frames])
+    def column(name: str) -> pl.Series:
+        # Arrow-backed text goes over without Python strings (a million-row file's tokens)
+        return pl.concat([pl.Series(name, f[name]) for f in frames]).cast(pl.String)
 
     rows = pl.DataFrame(
         {
@@ -243,17 +244,8 @@ def cross_checks(
     unknown = matched.filter(pl.col("_pos").is_null())
     known = matched.filter(pl.col("_pos").is_not_null())
     known = pl.concat([known, key.rows.gather(known["_pos"]).drop("token")], how="horizontal")
-    owners = (
-        known.group_by("_file", "annotator_id")
-        .len()
-        .sort(["_file", "len", "annotator_id"], descending=[False, True, False])
-        .unique("_file", keep="first")
-    )
-    owner_of = np.full(len(frames), None, dtype=object)
-    owner_of[owners["_file"].to_numpy()] = owners["annotator_id"].to_numpy()
-    known = known.with_columns(
-        _owner=pl.Series(owner_of[known["_file"].to_numpy()], dtype=pl.String)
-    ).with_columns(_foreign=pl.col("annotator_id") != pl.col("_owner"))
+    owner = pl.col("annotator_id").mode().sort().first().over("_file")
+    known = known.with_columns(_foreign=pl.col("annotator_id") != owner)
     picked = ("_file", ROW, "token")
     duplicates = pl.concat(
         [
@@ -289,7 +281,7 @@ def cross_checks(
         ),
         _issues(
             names,
-            known.filter("_foreign"),
+            known.with_columns(_owner=owner).filter("_foreign"),
             "annotator_id",
             "other_packet",
             pl.format(
