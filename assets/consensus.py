@@ -16,7 +16,9 @@ from raterlab.adjudication.packets import issue_packets, refresh_queue, restore_
 from raterlab.adjudication.queue import backlog
 from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
 from raterlab.consensus.recovery import overall
-from raterlab.exports import exporters_for, load_bundle, write_exports
+from raterlab.exports import exporters_for
+from raterlab.exports.bundle import load_bundle
+from raterlab.exports.write import write_exports
 from raterlab.publish import publish
 from resources import Raterlab
 

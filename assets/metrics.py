@@ -5,7 +5,7 @@ import dagster as dg
 from assets.consensus import consensus
 from assets.partitions import study_partitions
 from assets.tables import table_metadata
-from raterlab.exports import load_bundle
+from raterlab.exports.bundle import load_bundle
 from raterlab.metrics import compute_metrics, write_metrics
 from raterlab.publish import publish
 from resources import Raterlab

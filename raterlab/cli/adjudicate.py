@@ -24,7 +24,8 @@ from raterlab.adjudication.queue import backlog
 from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
 from raterlab.consensus.recovery import overall
 from raterlab.design import load_or_create_secret
-from raterlab.exports import load_bundle, write_exports
+from raterlab.exports.bundle import load_bundle
+from raterlab.exports.write import write_exports
 from raterlab.protocol import StudyError, load_study
 from raterlab.publish import publish
 from raterlab.settings import Home, studies_dir

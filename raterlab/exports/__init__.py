@@ -3,77 +3,53 @@
 Every study gets Parquet copies of its gold tables (:data:`COMMON`). A study names the other
 formats it wants in its file (``exports: [study_json, ...]``); :data:`FORMATS` maps each format
 name to its exporter. Exporters are generic and reusable: they read only the study model and
-the gold tables, never a study's name.
+the gold tables, never a study's name. :func:`raterlab.exports.write.write_exports` runs them.
 
-The export folder is written beside the old one and swapped in, so a re-run replaces it
-whole and a reader never sees half an export.
+The exporters are named here and imported when first used (:func:`exporter`): checking a
+study file's format names, which every command does when it loads a study, does not import
+them and what they import (SciPy, Matplotlib: about 90 MB of a process's memory).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
+import importlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from raterlab.exports.bundle import ExportBundle, load_bundle
-from raterlab.exports.comparison import comparison_files
-from raterlab.exports.formats import (
-    gold_tier_jsonl,
-    labeler_files,
-    parquet_tables,
-    study_json,
-    system_metrics,
-)
-from raterlab.exports.judges import judge_calibration
-from raterlab.protocol import Study
+if TYPE_CHECKING:
+    from raterlab.exports.bundle import ExportBundle
+    from raterlab.protocol import Study
 
-Exporter = Callable[[ExportBundle, Path], list[Path]]
+Exporter = Callable[["ExportBundle", Path], list[Path]]
 
-COMMON: tuple[Exporter, ...] = (parquet_tables,)
-FORMATS: dict[str, Exporter] = {
-    "study_json": study_json,
-    "labeler_files": labeler_files,
-    "gold_tier_jsonl": gold_tier_jsonl,
-    "system_metrics": system_metrics,
-    "judge_calibration": judge_calibration,
-    "condition_comparison": comparison_files,
+COMMON: tuple[str, ...] = ("raterlab.exports.formats:parquet_tables",)
+"""The exporters every study gets (``module:function``)."""
+
+FORMATS: dict[str, str] = {
+    "study_json": "raterlab.exports.formats:study_json",
+    "labeler_files": "raterlab.exports.formats:labeler_files",
+    "gold_tier_jsonl": "raterlab.exports.formats:gold_tier_jsonl",
+    "system_metrics": "raterlab.exports.formats:system_metrics",
+    "judge_calibration": "raterlab.exports.judges:judge_calibration",
+    "condition_comparison": "raterlab.exports.comparison:comparison_files",
 }
+"""Each export format a study may name, and its exporter (``module:function``)."""
+
+
+def _load(reference: str) -> Exporter:
+    module, function = reference.split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def exporter(name: str) -> Exporter:
+    """The exporter of the format ``name`` (a key of :data:`FORMATS`)."""
+    return _load(FORMATS[name])
 
 
 def exporters_for(study: Study) -> tuple[Exporter, ...]:
     """The common exporters, then the formats the study declares, in its order."""
-    return (*COMMON, *(FORMATS[name] for name in study.exports))
+    return (*(_load(c) for c in COMMON), *(exporter(name) for name in study.exports))
 
 
-def write_exports(bundle: ExportBundle, root: Path) -> list[Path]:
-    """Run the study's exporters into ``root/<study>/`` (replaced whole); returns the files
-    written, relative to ``root/<study>``."""
-    target = root / bundle.study.name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{bundle.study.name}-", dir=root))
-    try:
-        files = [p.relative_to(work) for f in exporters_for(bundle.study) for p in f(bundle, work)]
-        if target.exists():
-            old = target.with_name(f".{target.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(target, old)
-            os.replace(work, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(work, target)
-    except Exception:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    return files
-
-
-__all__ = [
-    "COMMON",
-    "FORMATS",
-    "ExportBundle",
-    "exporters_for",
-    "load_bundle",
-    "write_exports",
-]
+__all__ = ["COMMON", "FORMATS", "Exporter", "exporter", "exporters_for"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from raterlab.exports import FORMATS
 from raterlab.protocol.coefficients import (
     ORDERED_ONLY,
     WEIGHTED_COEFFICIENTS,
@@ -282,8 +283,6 @@ def _check_edge_cases(study: Study) -> Iterator[Problem]:
 
 
 def _check_exports(study: Study) -> Iterator[Problem]:
-    from raterlab.exports import FORMATS  # the exporters import the study model
-
     for i, name in enumerate(study.exports):
         if name not in FORMATS:
             known = ", ".join(sorted(FORMATS))

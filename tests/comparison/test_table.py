@@ -121,7 +121,8 @@ def test_bad_declaration_names_its_path(comparison, where):
 
 
 def test_export_format_writes_the_tables_and_plot(tmp_path):
-    from raterlab.exports import FORMATS, ExportBundle
+    from raterlab.exports import exporter
+    from raterlab.exports.bundle import ExportBundle
 
     s = study(by="condition", baseline="B", pair="prompt_id", slices=["category"])
     items, consensus, ratings = paired_data()
@@ -129,7 +130,7 @@ def test_export_format_writes_the_tables_and_plot(tmp_path):
         value=ratings["value_num"].astype(int).astype(str), kind="item", copy=0, round="main"
     )
     bundle = ExportBundle(s, items, consensus, pd.DataFrame(), labels)
-    files = FORMATS["condition_comparison"](bundle, tmp_path)
+    files = exporter("condition_comparison")(bundle, tmp_path)
     assert [f.name for f in files] == [
         "condition_comparison.csv",
         "condition_means.csv",

@@ -241,7 +241,7 @@ def test_cli(loop_home, monkeypatch, capsys) -> None:
 def test_a_drift_promotion_is_acted_on(tmp_path: Path) -> None:
     """A TRIAGE item promoted by the drift rule (gold.promotions) moves to GOLD, goes to a
     second annotator in the next packets, and reaches gold/*.jsonl once resolved."""
-    from raterlab.exports import load_bundle
+    from raterlab.exports.bundle import load_bundle
     from raterlab.exports.formats import gold_tier_jsonl
 
     data = loop_study("mini4")

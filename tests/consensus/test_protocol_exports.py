@@ -15,7 +15,7 @@ from raterlab.design.cost import tier_costs
 from raterlab.design.generations import read_generations
 from raterlab.design.routing import routed_items
 from raterlab.design.shares import share_problems, tier_shares
-from raterlab.exports import ExportBundle
+from raterlab.exports.bundle import ExportBundle
 from raterlab.exports.formats import labeler_files
 from raterlab.protocol import load_study
 from raterlab.tables import names

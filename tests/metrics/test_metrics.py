@@ -196,7 +196,7 @@ def test_gold_table_and_export(tmp_path) -> None:
 
     import duckdb
 
-    from raterlab.exports import ExportBundle
+    from raterlab.exports.bundle import ExportBundle
     from raterlab.exports.formats import system_metrics
     from raterlab.metrics import write_metrics
     from raterlab.tables import names
