@@ -1,13 +1,17 @@
-"""The sealed key of a study, indexed once per run for the checks of every returned file.
+"""The sealed key of a study, read once per run for the checks of every returned file.
 
-Its rows are sorted by token, so a file's tokens are found by binary search, and each packet's
-rows are listed: checking a file then costs in proportion to the file, not to the key (a run
-checks hundreds of files against a key of every packet row of the study).
+A file's tokens are found by a hash join with the key's tokens, and each packet's rows are
+listed once: checking a file then costs in proportion to the file, not to the key (a run
+checks hundreds of files against a key of every packet row of the study). A hash join, not a
+sort and a binary search: the key is not copied in token order, and a file's tokens, which
+come in packet order, are not looked up at random in a sorted million (0.17 s for a million
+shuffled tokens, against 0.55 s sorted and searched).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import polars as pl
@@ -19,40 +23,40 @@ PACKET = ("annotator_id", "batch", "task")
 @dataclass(frozen=True)
 class SealedKey:
     rows: pl.DataFrame
-    """The key's rows (token, annotator_id, round, batch, task, item_id, kind, copy), sorted
-    by token."""
-    packets: dict[tuple[str, str, str], np.ndarray]
-    """Each packet's row positions in :attr:`rows`."""
-
-    @classmethod
-    def index(cls, key: pl.DataFrame) -> SealedKey:
-        rows = key.sort("token")
-        by_packet = rows.select(*PACKET).with_row_index("_pos").sort(*PACKET, "_pos")
-        positions = by_packet["_pos"].to_numpy().astype(np.int64)
-        bounds = (
-            by_packet.with_row_index("_at")
-            .group_by(PACKET, maintain_order=True)
-            .agg(pl.col("_at").first(), pl.len())
-        )
-        packets = {
-            (annotator, batch, task): positions[start : start + n]
-            for annotator, batch, task, start, n in bounds.iter_rows()
-        }
-        return cls(rows, packets)
+    """The key's rows (token, annotator_id, round, batch, task, item_id, kind, copy); each
+    token once."""
 
     def __len__(self) -> int:
         return len(self.rows)
 
+    @cached_property
+    def _tokens(self) -> pl.DataFrame:
+        return self.rows.select("token").with_row_index("_pos")
+
+    @cached_property
+    def packets(self) -> dict[tuple[str, str, str], np.ndarray]:
+        """Each packet's row positions in :attr:`rows`."""
+        listed = (
+            self.rows.select(*PACKET)
+            .with_row_index("_pos")
+            .group_by(PACKET)
+            .agg(pl.col("_pos").cast(pl.Int64))
+        )
+        return {
+            packet: positions.to_numpy()
+            for packet, positions in zip(
+                listed.select(*PACKET).iter_rows(), listed["_pos"], strict=True
+            )
+        }
+
     def find(self, tokens: pl.Series) -> pl.Series:
         """Each token's position in :attr:`rows`; null where the key does not hold it."""
-        known = self.rows["token"]
-        if known.is_empty():
-            return pl.Series("_pos", [None] * len(tokens), pl.get_index_type())
-        at = known.search_sorted(tokens.cast(pl.String))
-        inside = at < len(known)
-        candidate = known.gather(at.clip(0, len(known) - 1))
-        hit = inside & (candidate == tokens).fill_null(False)
-        return pl.select(pl.when(hit).then(at)).to_series().alias("_pos")
+        asked = pl.DataFrame({"token": tokens.cast(pl.String)})
+        known = self._tokens
+        if 8 * len(asked) < len(known):  # a few tokens: hash them, not the whole key
+            known = known.filter(pl.col("token").is_in(asked["token"].implode()))
+        found = asked.join(known, on="token", how="left", maintain_order="left")
+        return found["_pos"]
 
     def packet_rows(self, packets: pl.DataFrame) -> np.ndarray:
         """The row positions of the packets listed (by :data:`PACKET` columns)."""

@@ -143,13 +143,12 @@ class Labels:
         )
 
     def packets(self) -> list[tuple[str, str, str]]:
-        """The (annotator, batch, task) packets these ratings answer, sorted (Arrow's group
-        by, then Python: through pandas this cost about 4 ms per file)."""
-        pairs = self.table.select(["annotator_id", "batch"]).group_by(["annotator_id", "batch"])
-        pairs = pairs.aggregate([])
+        """The (annotator, batch, task) packets these ratings answer, sorted (Polars' unique
+        rows: through pandas this cost about 4 ms per file, through Arrow's group by 0.13 s
+        per million ratings)."""
+        pairs = pl.from_arrow(self.table.select(["annotator_id", "batch"])).unique()
         task = self.constants["task"]
-        annotators, batches = pairs["annotator_id"].to_pylist(), pairs["batch"].to_pylist()
-        return sorted((a, b, task) for a, b in zip(annotators, batches, strict=True))
+        return sorted((a, b, task) for a, b in pairs.iter_rows())
 
     def with_source_rows(self, rows: np.ndarray) -> Labels:
         index = self.table.schema.get_field_index("source_row")

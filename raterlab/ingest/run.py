@@ -98,7 +98,7 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> Context:
             ("record",),
         )
         records = dict(zip(generations["item_id"], generations["record"], strict=True))
-    return Context.of(study, SealedKey.index(key), records)
+    return Context.of(study, SealedKey(key), records)
 
 
 def accepted_rows(study: Study, validation: Validation) -> pd.DataFrame | None:

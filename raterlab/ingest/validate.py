@@ -189,9 +189,13 @@ def _incomplete(
     for n, *packet in answered.sort("_file", *PACKET).iter_rows():
         packets.setdefault(n, []).append(tuple(packet))
     parts = []
+    returned = np.zeros(len(key), dtype=bool)  # the key rows the file at hand returned
     for n, listed in packets.items():
         expected = key.packet_rows(pl.DataFrame(listed, schema=list(PACKET), orient="row"))
-        missing = expected[~np.isin(expected, positions[bounds[n] : bounds[n + 1]])]
+        own = positions[bounds[n] : bounds[n + 1]]
+        returned[own] = True
+        missing = expected[~returned[expected]]
+        returned[own] = False
         if len(missing):
             issue = issue_rows(
                 names[n],
@@ -220,7 +224,7 @@ def cross_checks(
     missing make the return incomplete (a warning). Returns, per file, the issues and the
     rows joined to the key.
 
-    All the files' tokens are found in the key by one binary search (:class:`SealedKey`) and
+    All the files' tokens are found in the key by one hash join (:class:`SealedKey`) and
     checked together, by file: checked one by one, the fixed cost of each Polars step made
     this about 8 ms per file.
     """
@@ -244,12 +248,17 @@ def cross_checks(
     unknown = matched.filter(pl.col("_pos").is_null())
     known = matched.filter(pl.col("_pos").is_not_null())
     known = pl.concat([known, key.rows.gather(known["_pos"]).drop("token")], how="horizontal")
-    owner = pl.col("annotator_id").mode().sort().first().over("_file")
-    known = known.with_columns(_foreign=pl.col("annotator_id") != owner)
+    known = known.with_columns(
+        _owner=pl.col("annotator_id").mode().sort().first().over("_file")
+    ).with_columns(_foreign=pl.col("annotator_id") != pl.col("_owner"))
     picked = ("_file", ROW, "token")
+    # a file and a key row as one integer: hashed far faster than a struct of the two
+    seen = pl.col("_file").cast(pl.UInt64) * len(key) + pl.col("_pos").cast(pl.UInt64)
     duplicates = pl.concat(
         [
-            known.filter(~pl.struct("_file", "_pos").is_first_distinct()).select(*picked),
+            known.filter(~seen.is_first_distinct()).select(*picked)
+            if known.select(seen.n_unique()).item() < len(known)  # 3x faster when none
+            else known.clear().select(*picked),
             unknown.filter(~pl.struct("_file", "token").is_first_distinct()).select(*picked),
         ]
     ).sort("_file", ROW)
@@ -281,7 +290,7 @@ def cross_checks(
         ),
         _issues(
             names,
-            known.with_columns(_owner=owner).filter("_foreign"),
+            known.filter("_foreign"),
             "annotator_id",
             "other_packet",
             pl.format(
@@ -303,7 +312,7 @@ def cross_checks(
         _incomplete(key, known, names, bounds),
     ]
     by_file = _by_file([p for p in parts if not p.empty])
-    joined = known.select(*key.rows.columns, ROW).to_pandas()
+    joined = known.select(*key.rows.columns, ROW).to_pandas(use_pyarrow_extension_array=True)
     return [
         (
             by_file.get(n, _EMPTY),

@@ -127,7 +127,12 @@ RATINGS = Table(
             "Version (modification time) of the newest file that gave this rating: the file it "
             "came from, or a newer one that said the same."
         ),
-        Column("fingerprint", f.VARCHAR, "Hash of the rating's values (finds unchanged rows)."),
+        Column(
+            "fingerprint",
+            f.VARCHAR,
+            "The rating's values, confidence, time spent and notes as one text (finds "
+            "unchanged rows; an MD5 of that text in warehouses written before 2026-11-26).",
+        ),
     ),
     key=("study", "rating_id"),
 )

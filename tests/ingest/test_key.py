@@ -24,7 +24,7 @@ def _key(tokens: list[str]) -> pl.DataFrame:
 def test_find_agrees_with_a_dictionary_on_known_unknown_and_edge_tokens() -> None:
     rng = np.random.default_rng(1)
     tokens = [f"{rng.integers(10**9):x}" for _ in range(500)]
-    key = SealedKey.index(_key(tokens))
+    key = SealedKey(_key(tokens))
     asked = [*rng.choice(tokens, 200), "", "0", "zzzzzzzzzz", "ffffffffff", tokens[0] + "x"]
     found = key.find(pl.Series(asked, dtype=pl.String)).to_list()
     for token, at in zip(asked, found, strict=True):
@@ -35,12 +35,12 @@ def test_find_agrees_with_a_dictionary_on_known_unknown_and_edge_tokens() -> Non
 
 
 def test_an_empty_key_finds_nothing() -> None:
-    key = SealedKey.index(_key([]).cast(pl.String))
+    key = SealedKey(_key([]).cast(pl.String))
     assert key.find(pl.Series(["a", "b"])).to_list() == [None, None]
 
 
 def test_packet_rows_are_the_rows_of_the_packets_asked_for() -> None:
-    key = SealedKey.index(_key([f"tok{i:03d}" for i in range(60)]))
+    key = SealedKey(_key([f"tok{i:03d}" for i in range(60)]))
     asked = pl.DataFrame({"annotator_id": ["a1", "a2"], "batch": ["main-01", "x"], "task": "t"})
     rows = key.rows[key.packet_rows(asked)]
     expected = key.rows.filter((pl.col("annotator_id") == "a1") & (pl.col("batch") == "main-01"))

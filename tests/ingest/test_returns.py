@@ -126,6 +126,24 @@ def test_resending_the_same_ratings_changes_nothing(issued, tmp_path) -> None:
     assert _query(home, "SELECT count(*) AS n FROM gold.rating_history")["n"][0] == 0
 
 
+def test_ratings_fingerprinted_by_md5_before_are_still_recognised(issued, tmp_path) -> None:
+    """A warehouse written when fingerprints were MD5 hashes of the same text: resending the
+    same ratings changes nothing, and a changed one is still a replacement."""
+    study, home, _, _ = issued
+    packet = filled(home, "a1", "main-01", "answer")
+    _ingest(study, home, _at(write(packet, tmp_path / "a1.csv"), 0))
+    with warehouse.connect(home.warehouse) as con:
+        con.execute("UPDATE gold.ratings SET fingerprint = md5(fingerprint)")
+        hashed = con.execute("SELECT fingerprint FROM gold.ratings").fetchall()
+    assert all(len(f) == 32 and "\x1f" not in f for (f,) in hashed)
+    again = _ingest(study, home, _at(write(packet.iloc[::-1], tmp_path / "a1_again.csv"), 50))
+    assert again.changes == {"new": 0, "replaced": 0, "unchanged": len(packet), "older": 0}
+    fixed = packet.assign(score=["2", *packet["score"].iloc[1:]])
+    third = _ingest(study, home, _at(write(fixed, tmp_path / "a1_fixed.csv"), 100))
+    assert third.status == "accepted"
+    assert third.changes == {"new": 0, "replaced": 1, "unchanged": len(packet) - 1, "older": 0}
+
+
 def test_a_newer_file_that_confirms_a_rating_keeps_an_older_one_from_winning(
     issued, tmp_path
 ) -> None:
