@@ -52,25 +52,40 @@ RATING_KEY = ("annotator_id", "batch", "item_id", "copy")
 HISTORY = "gold.rating_history"
 
 
-def _fingerprint(labels: Labels) -> str:
-    """SQL: what a rating says (its values, confidence, time spent and notes) as one text,
-    the unit separator between them; ratings that say the same have the same fingerprint.
+SAID_BESIDE = ("confidence", "time_spent_s", "notes")
+"""What a rating says besides its field values: columns of ``gold.ratings``, compared as they
+are when a rating meets the current one."""
 
-    Stored as it is, not hashed: an MD5 of a million ratings cost 0.1 to 0.2 s to write, and
+
+def _fingerprint(labels: Labels) -> str:
+    """SQL: a rating's field values (in field name order) as one text, the unit separator
+    between them: with :data:`SAID_BESIDE`, what tells an unchanged rating.
+
+    Stored as it is, not hashed, and without what ``gold.ratings`` holds anyway: hashing a
+    million ratings' confidence, time spent, notes and values cost 0.2 s more to write, and
     the texts, few of them distinct, compress to less than their hashes (the million-row
     benchmark's warehouse: 22 MB against 33 MB). Warehouses written before hold the MD5 of
-    the same text, which :func:`_same_as_current` accepts too."""
+    all of them (:func:`_md5_fingerprint`), which :func:`_same_as_current` accepts too."""
+    values = [f'coalesce(w."{value_column(f)}", chr(0))' for f in sorted(labels.fields)]
+    return "concat_ws(chr(31), " + ", ".join(values or ["''"]) + ")"
+
+
+def _md5_fingerprint(labels: Labels) -> str:
+    """SQL: the fingerprint of warehouses written before 2026-11-26: the MD5 of the rating's
+    confidence, time spent, notes and field values as one text."""
     parts = ["w.confidence", "CAST(w.time_spent_s AS VARCHAR)", "w.notes"] + [
         f'w."{value_column(f)}"' for f in sorted(labels.fields)
     ]
-    return "concat_ws(chr(31), " + ", ".join(f"coalesce({p}, chr(0))" for p in parts) + ")"
+    return "md5(concat_ws(chr(31), " + ", ".join(f"coalesce({p}, chr(0))" for p in parts) + "))"
 
 
 def _same_as_current(labels: Labels) -> str:
-    """SQL: whether the current rating ``r`` says what ``w`` says: its fingerprint is
-    ``w``'s, or, written by a raterlab that hashed fingerprints, the MD5 of ``w``'s."""
-    fingerprint = _fingerprint(labels)
-    return f"(r.fingerprint = {fingerprint} OR r.fingerprint = md5({fingerprint}))"
+    """SQL: whether the current rating ``r`` says what ``w`` says."""
+    beside = " AND ".join(f"r.{c} IS NOT DISTINCT FROM w.{c}" for c in SAID_BESIDE)
+    return (
+        f"(({beside} AND r.fingerprint = {_fingerprint(labels)}) "
+        f"OR r.fingerprint = {_md5_fingerprint(labels)})"
+    )
 
 
 def _next_id(con: duckdb.DuckDBPyConnection, tables: set[str]) -> int:
@@ -94,6 +109,9 @@ class Return:
     now: datetime
 
 
+SCAN_BATCH = 122_880
+"""Rows per Arrow batch of a group's table: DuckDB's row group, the unit one thread scans."""
+
 PER_FILE = (*RATING_CONSTANTS, "version_at", "_now")
 """Columns the same for every rating of one file: per row of a group's table, as Arrow
 dictionaries of one entry per file (as cheap to insert as bound parameters)."""
@@ -113,7 +131,10 @@ def _group_table(files: list[Return]) -> pa.Table:
     for name, values in per_file.items():
         table = table.append_column(name, pa.DictionaryArray.from_arrays(index, pa.array(values)))
     table = table.append_column("_file", index)
-    return table.append_column("_pos", pa.array(np.arange(len(table))))
+    table = table.append_column("_pos", pa.array(np.arange(len(table))))
+    # DuckDB scans an Arrow table batch by batch, one thread per batch: in one piece, a
+    # million ratings were scanned and written by one thread
+    return pa.Table.from_batches(table.to_batches(max_chunksize=SCAN_BATCH))
 
 
 def plan(con: duckdb.DuckDBPyConnection, study: str, files: list[Return]) -> pa.Table:

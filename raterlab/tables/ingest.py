@@ -130,8 +130,9 @@ RATINGS = Table(
         Column(
             "fingerprint",
             f.VARCHAR,
-            "The rating's values, confidence, time spent and notes as one text (finds "
-            "unchanged rows; an MD5 of that text in warehouses written before 2026-11-26).",
+            "The rating's field values as one text; with its confidence, time spent and "
+            "notes, what finds unchanged rows (in warehouses written before 2026-11-26, an "
+            "MD5 of all of them).",
         ),
     ),
     key=("study", "rating_id"),

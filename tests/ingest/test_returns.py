@@ -126,6 +126,21 @@ def test_resending_the_same_ratings_changes_nothing(issued, tmp_path) -> None:
     assert _query(home, "SELECT count(*) AS n FROM gold.rating_history")["n"][0] == 0
 
 
+def test_a_changed_confidence_time_or_note_is_a_replacement(issued, tmp_path) -> None:
+    """What a rating says beside its scores counts: a resend that changes only the
+    confidence, the time spent or the notes replaces the rating; one that changes nothing
+    leaves it."""
+    study, home, _, _ = issued
+    packet = filled(home, "a1", "main-01", "answer")
+    _ingest(study, home, _at(write(packet, tmp_path / "a1.csv"), 0))
+    changed = packet.copy()
+    changed.loc[changed.index[0], "confidence"] = "high"
+    changed.loc[changed.index[1], "time_spent_s"] = "43"
+    changed.loc[changed.index[2], "notes"] = "on reflection"
+    again = _ingest(study, home, _at(write(changed, tmp_path / "a1_v2.csv"), 50))
+    assert again.changes == {"new": 0, "replaced": 3, "unchanged": len(packet) - 3, "older": 0}
+
+
 def test_ratings_fingerprinted_by_md5_before_are_still_recognised(issued, tmp_path) -> None:
     """A warehouse written when fingerprints were MD5 hashes of the same text: resending the
     same ratings changes nothing, and a changed one is still a replacement."""
@@ -133,7 +148,11 @@ def test_ratings_fingerprinted_by_md5_before_are_still_recognised(issued, tmp_pa
     packet = filled(home, "a1", "main-01", "answer")
     _ingest(study, home, _at(write(packet, tmp_path / "a1.csv"), 0))
     with warehouse.connect(home.warehouse) as con:
-        con.execute("UPDATE gold.ratings SET fingerprint = md5(fingerprint)")
+        con.execute(  # what raterlab wrote then: the MD5 of all a rating says
+            """UPDATE gold.ratings SET fingerprint = md5(concat_ws(chr(31),
+                   coalesce(confidence, chr(0)), coalesce(CAST(time_spent_s AS VARCHAR), chr(0)),
+                   coalesce(notes, chr(0)), fingerprint))"""
+        )
         hashed = con.execute("SELECT fingerprint FROM gold.ratings").fetchall()
     assert all(len(f) == 32 and "\x1f" not in f for (f,) in hashed)
     again = _ingest(study, home, _at(write(packet.iloc[::-1], tmp_path / "a1_again.csv"), 50))
