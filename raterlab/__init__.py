@@ -14,12 +14,17 @@ from about 1,160 MB to 950 MB, and it is validated faster):
 - PyArrow allocates with the system allocator, as pandas and NumPy do, instead of its own
   mimalloc heap (``ARROW_DEFAULT_MEMORY_POOL=system``): freed buffers are not held apart.
 
-A setting already in the environment is left as it is.
+A setting of the user's own is left as it is. Polars writes its defaults into
+``_RJEM_MALLOC_CONF`` when imported (``dirty_decay_ms:500,muzzy_decay_ms:1000``) and appends
+what was there before, the last setting winning: raterlab's comes after its defaults.
 """
 
 import os
 
-os.environ.setdefault("_RJEM_MALLOC_CONF", "muzzy_decay_ms:0")
+_POLARS_DEFAULTS = "dirty_decay_ms:500,muzzy_decay_ms:1000"
+_jemalloc = os.environ.get("_RJEM_MALLOC_CONF", "")
+if "muzzy_decay_ms" not in _jemalloc.replace(_POLARS_DEFAULTS, ""):
+    os.environ["_RJEM_MALLOC_CONF"] = ",".join(filter(None, [_jemalloc, "muzzy_decay_ms:0"]))
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 __version__ = "0.1.0"

@@ -171,15 +171,19 @@ def to_labels(
     """Labels for the rows of ``frame`` (validated text cells) that ``joined`` maps to the
     sealed key. ``source`` gives ``source_file``, ``source_sha256``, ``ingested_at``;
     ``fields`` limits the fields kept (default: all but the confidence field)."""
-    return labels_of(study, task, [(frame, joined, source)], fields)[0]
+    return labels_of(study, task, [(frame, joined, source, None)], fields)[0]
 
 
-def _mapped(frame: pd.DataFrame, joined: pd.DataFrame) -> pd.DataFrame:
-    """The rows of ``frame`` that ``joined`` maps to the key, in ``joined``'s order."""
+def _mapped(
+    frame: pd.DataFrame, joined: pd.DataFrame, typed: pl.DataFrame | None
+) -> tuple[pd.DataFrame, pl.DataFrame | None]:
+    """The rows of ``frame`` (and of its typed cells ``typed``, if given) that ``joined``
+    maps to the key, in ``joined``'s order."""
     numbers, wanted = frame[ROW].to_numpy(), joined[ROW].to_numpy()
     if np.array_equal(numbers, wanted):
-        return frame
-    return frame.iloc[pd.Index(numbers).get_indexer(wanted)]
+        return frame, typed
+    order = pd.Index(numbers).get_indexer(wanted)
+    return frame.iloc[order], None if typed is None else typed.select(pl.all().gather(order))
 
 
 def _stacked(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -187,27 +191,36 @@ def _stacked(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
+Part = tuple[pd.DataFrame, pd.DataFrame, dict, "pl.DataFrame | None"]
+"""A file to unblind: its validated text cells, the rows to keep joined to the sealed key,
+its source (``source_file``, ``source_sha256``, ``ingested_at``) and, if its validation made
+them, its typed cells (:func:`typed_names` among them), which are then not parsed again."""
+
+
 def labels_of(
-    study: Study,
-    task: str,
-    parts: list[tuple[pd.DataFrame, pd.DataFrame, dict]],
-    fields: list[str] | None = None,
+    study: Study, task: str, parts: list[Part], fields: list[str] | None = None
 ) -> list[Labels]:
-    """:func:`to_labels` of several files of ``task`` (``(frame, joined, source)`` each): the
-    cells of the files with the same columns are parsed together, in one Polars evaluation,
-    and the table is cut back into files (parsed one by one, the fixed cost of each
-    evaluation was about 5 ms per file)."""
-    spec = study.tasks[task]
-    confidence = next((n for n, s in spec.fields.items() if isinstance(s, ConfidenceField)), None)
-    keep = [f for f in spec.fields if f != confidence and (fields is None or f in fields)]
+    """:func:`to_labels` of several files of ``task``: the cells of the files with the same
+    columns are parsed together, in one Polars evaluation, and the table is cut back into
+    files (parsed one by one, the fixed cost of each evaluation was about 5 ms per file)."""
+    confidence = _confidence(study, task)
+    wanted = study.tasks[task].fields if fields is None else fields
+    keep = [f for f in study.tasks[task].fields if f != confidence and f in wanted]
     groups: dict[tuple, list[int]] = {}
-    for n, (frame, _, _) in enumerate(parts):
+    for n, (frame, *_) in enumerate(parts):
         groups.setdefault(tuple(frame.columns), []).append(n)
     done: dict[int, Labels] = {}
     for columns, members in groups.items():
-        rows = _stacked([_mapped(*parts[n][:2]) for n in members])
+        mapped = [_mapped(parts[n][0], parts[n][1], parts[n][3]) for n in members]
+        rows = _stacked([frame for frame, _ in mapped])
+        typed = [data for _, data in mapped]
+        timed = TIME_COLUMN in columns
+        if any(data is None for data in typed):
+            data = cells.typed_frame(rows, _names(study, task, confidence, keep, timed))
+        else:
+            data = typed[0] if len(typed) == 1 else pl.concat(typed)
         joined = _stacked([parts[n][1] for n in members])
-        table = _table(study, task, confidence, keep, TIME_COLUMN in columns, rows, joined)
+        table = _table(study, task, confidence, keep, timed, rows, joined, data)
         offset = 0
         for n in members:
             size = len(parts[n][1])
@@ -216,17 +229,10 @@ def labels_of(
     return [done[n] for n in range(len(parts))]
 
 
-def _table(
-    study: Study,
-    task: str,
-    confidence: str | None,
-    keep: list[str],
-    timed: bool,
-    rows: pd.DataFrame,
-    joined: pd.DataFrame,
-) -> pa.Table:
-    """The columns of :class:`Labels` for ``rows`` (text cells) and ``joined`` (their key
-    rows), one row each."""
+def _typed(
+    study: Study, task: str, confidence: str | None, keep: list[str], timed: bool
+) -> dict[str, pl.Expr]:
+    """The expressions of :class:`Labels`' typed columns, over typed cells."""
     typed = {
         "confidence": normalised(study, task, confidence)[0].str.to_lowercase()
         if confidence
@@ -237,8 +243,41 @@ def _table(
     for name in keep:
         typed[value_column(name)], typed[number_column(name)] = normalised(study, task, name)
     numeric = {"time_spent_s", *(number_column(n) for n in keep)}
-    typed = {c: e.cast(pl.Float64 if c in numeric else pl.String) for c, e in typed.items()}
-    values = cells.typed_frame(rows, cells.root_names(*typed.values())).select(**typed).to_arrow()
+    return {c: e.cast(pl.Float64 if c in numeric else pl.String) for c, e in typed.items()}
+
+
+def _confidence(study: Study, task: str) -> str | None:
+    spec = study.tasks[task]
+    return next((n for n, s in spec.fields.items() if isinstance(s, ConfidenceField)), None)
+
+
+def _names(
+    study: Study, task: str, confidence: str | None, keep: list[str], timed: bool
+) -> set[str]:
+    return cells.root_names(*_typed(study, task, confidence, keep, timed).values())
+
+
+def typed_names(study: Study, task: str) -> frozenset[str]:
+    """The typed cells (:func:`raterlab.ingest.cells.typed_frame`) that unblinding a file of
+    ``task`` reads: a validation that makes them too saves parsing them again."""
+    confidence = _confidence(study, task)
+    keep = [f for f in study.tasks[task].fields if f != confidence]
+    return frozenset(_names(study, task, confidence, keep, True))
+
+
+def _table(
+    study: Study,
+    task: str,
+    confidence: str | None,
+    keep: list[str],
+    timed: bool,
+    rows: pd.DataFrame,
+    joined: pd.DataFrame,
+    data: pl.DataFrame,
+) -> pa.Table:
+    """The columns of :class:`Labels` for ``rows`` (text cells, typed in ``data``) and
+    ``joined`` (their key rows), one row each."""
+    values = data.select(**_typed(study, task, confidence, keep, timed)).to_arrow()
     columns = {
         "item_id": _array(joined["item_id"]),
         "annotator_id": _array(joined["annotator_id"]),

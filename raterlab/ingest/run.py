@@ -157,7 +157,8 @@ def returned_labels(study: Study, files: list[Validated]) -> list[Labels | None]
     for n, (received, validation) in enumerate(files):
         rows = accepted_rows(study, validation)
         if rows is not None:
-            part = (validation.frame, rows, source_of(received))
+            part = (validation.frame, rows, source_of(received), validation.typed)
+            validation.typed = None  # handed over: not kept through the write
             by_task.setdefault(validation.task, []).append((n, part))
     done: dict[int, Labels] = {}
     for task, members in by_task.items():

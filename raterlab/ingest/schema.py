@@ -90,13 +90,26 @@ def failures(
     """Every (row, rule) that fails, by validating ``frame`` (text cells) with
     :func:`rules_schema` in lazy mode: :data:`FAILURE_COLUMNS`, ``position`` being the row's
     position in ``frame``; sorted by rule, then row, as ``rules`` lists them."""
+    return typed_failures(frame, rules, name, optional)[0]
+
+
+def typed_failures(
+    frame: pd.DataFrame,
+    rules: list[Rule],
+    name: str = "rows",
+    optional: frozenset[str] = frozenset(),
+    also: frozenset[str] = frozenset(),
+) -> tuple[pd.DataFrame, pl.DataFrame]:
+    """:func:`failures`, and the typed cells the schema validated
+    (:func:`raterlab.ingest.cells.typed_frame`), with those named in ``also`` besides: a
+    caller that parses the same cells again (unblinding) takes them from there."""
     schema = rules_schema(rules, name, optional)
-    data = typed_frame(frame, {*schema.columns, *root_names(*(r.valid for r in rules))})
+    data = typed_frame(frame, {*schema.columns, *root_names(*(r.valid for r in rules)), *also})
     try:
         schema.validate(data, lazy=True)
     except SchemaErrors as exc:
-        return _to_rules(exc.failure_cases, rules)
-    return pd.DataFrame(columns=list(FAILURE_COLUMNS))
+        return _to_rules(exc.failure_cases, rules), data
+    return pd.DataFrame(columns=list(FAILURE_COLUMNS)), data
 
 
 def _to_rules(cases: pl.DataFrame, rules: list[Rule]) -> pd.DataFrame:

@@ -7,7 +7,7 @@ person finds in the spreadsheet (header = row 1) or the JSONL line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +16,10 @@ import polars as pl
 
 from raterlab.design.packets import internal_names, packet_columns
 from raterlab.ingest.key import PACKET, SealedKey
+from raterlab.ingest.labels import typed_names
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
 from raterlab.ingest.rules import Rule, task_rules
-from raterlab.ingest.schema import failures, optional_columns
+from raterlab.ingest.schema import failures, optional_columns, typed_failures
 from raterlab.protocol import Study
 
 ISSUE_COLUMNS = ("file", "row", "column", "rule", "value", "message", "severity")
@@ -35,6 +36,9 @@ class Validation:
     issues: pd.DataFrame
     rows: pd.DataFrame = field(default_factory=pd.DataFrame)
     """The file's rows joined to the sealed key (item_id, kind, batch...), for unblinding."""
+    typed: pl.DataFrame | None = None
+    """The typed cells of :attr:`frame`'s rows that its validation made, if it did (see
+    :func:`raterlab.ingest.labels.labels_of`)."""
 
     @property
     def errors(self) -> pd.DataFrame:
@@ -133,23 +137,28 @@ def _rule_issues(found: pd.DataFrame, rows: np.ndarray, file: str) -> pd.DataFra
 
 def _batch_rule_issues(
     study: Study, task: str, frames: list[pd.DataFrame], files: list[str]
-) -> list[pd.DataFrame]:
+) -> list[tuple[pd.DataFrame, pl.DataFrame]]:
     """:func:`rule_issues` of several files of one task with the same columns, by one Pandera
     validation of all their rows (its cost per validation, about 1 ms per rule, is paid
-    once, not per file)."""
-    found = failures(
+    once, not per file); with each file's typed cells, those unblinding reads among them
+    (:func:`raterlab.ingest.labels.typed_names`), which are then not parsed again."""
+    kept = typed_names(study, task)
+    found, typed = typed_failures(
         frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True),
         task_rules(study, task),
         f"{study.name}.{task}",
         optional_columns(study),
+        also=kept,
     )
+    typed = typed.select(c for c in typed.columns if c in kept)
     starts = np.cumsum([0, *(len(f) for f in frames)])
     at = found["position"]
     out = []
     for frame, file, start, end in zip(frames, files, starts[:-1], starts[1:], strict=True):
         mine = found[at.isna() | ((at >= start) & (at < end))]
         mine = mine.assign(position=mine["position"] - start)
-        out.append(_rule_issues(mine, frame[ROW].to_numpy(), file))
+        cells = typed.slice(start, end - start)
+        out.append((_rule_issues(mine, frame[ROW].to_numpy(), file), cells))
     return out
 
 
@@ -495,8 +504,11 @@ def validate_frames(
         names = [file for _, file, _ in members]
         rows = _batch_rule_issues(study, task, group, names)
         across = cross_checks(group, context.key, task, names)
-        for (n, file, frame), found, (issues, joined) in zip(members, rows, across, strict=True):
-            done[n] = _finish(study, task, frame, (found, issues, joined), context, file)
+        for (n, file, frame), (found, typed), (issues, joined) in zip(
+            members, rows, across, strict=True
+        ):
+            checked = (found, issues, joined)
+            done[n] = replace(_finish(study, task, frame, checked, context, file), typed=typed)
     return [done[n] for n in range(len(frames))]
 
 

@@ -1,0 +1,60 @@
+"""Importing raterlab sets how Polars and PyArrow allocate (see ``raterlab/__init__.py``),
+for its own process when imported first and for the processes it starts, and leaves a
+user's own settings alone."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+SHOW = (
+    "import os, sys; {imports}; "
+    "print(os.environ.get('_RJEM_MALLOC_CONF')); print(os.environ.get('ARROW_DEFAULT_MEMORY_POOL'))"
+)
+
+
+def _environment(imports: str, **env: str) -> list[str]:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("_RJEM_MALLOC_CONF", "ARROW_DEFAULT_MEMORY_POOL")
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", SHOW.format(imports=imports)],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.split()
+
+
+@pytest.mark.parametrize(
+    ("imports", "jemalloc"),
+    [
+        ("import raterlab", "muzzy_decay_ms:0"),
+        ("import raterlab, polars", "dirty_decay_ms:500,muzzy_decay_ms:1000,muzzy_decay_ms:0"),
+        ("import polars, raterlab", "dirty_decay_ms:500,muzzy_decay_ms:1000,muzzy_decay_ms:0"),
+    ],
+)
+def test_freed_pages_are_returned_whatever_is_imported_first(imports, jemalloc) -> None:
+    assert _environment(imports) == [jemalloc, "system"]
+
+
+def test_a_users_own_settings_are_kept() -> None:
+    found = _environment(
+        "import raterlab",
+        _RJEM_MALLOC_CONF="muzzy_decay_ms:5",
+        ARROW_DEFAULT_MEMORY_POOL="mimalloc",
+    )
+    assert found == ["muzzy_decay_ms:5", "mimalloc"]
+
+
+def test_a_process_that_imports_raterlab_first_allocates_as_set() -> None:
+    found = _environment(
+        "import raterlab, pyarrow; print(pyarrow.default_memory_pool().backend_name)"
+    )
+    assert found[0] == "system"  # the backend PyArrow allocates with, printed first
