@@ -45,3 +45,17 @@ def test_packet_rows_are_the_rows_of_the_packets_asked_for() -> None:
     rows = key.rows[key.packet_rows(asked)]
     expected = key.rows.filter((pl.col("annotator_id") == "a1") & (pl.col("batch") == "main-01"))
     assert sorted(rows["token"]) == sorted(expected["token"])
+
+
+def test_a_run_of_the_key_in_its_order_is_found_as_any_other_tokens() -> None:
+    """A file returned in its packet's order is a run of the key: found without the join,
+    with the same positions; a run with one token changed, moved or missing is not one."""
+    tokens = [f"t{i:04d}" for i in range(300)]
+    key = SealedKey(_key(tokens))
+    run = tokens[40:140]
+    swapped = [*run[:10], run[11], run[10], *run[12:]]
+    altered = [*run[:50], "nope", *run[51:]]
+    past_the_end = tokens[250:] + ["t0000"]
+    for asked in (run, tokens, swapped, altered, past_the_end, run[:1]):
+        found = key.find(pl.Series(asked, dtype=pl.String)).to_list()
+        assert found == [tokens.index(t) if t in tokens else None for t in asked]
