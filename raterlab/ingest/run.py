@@ -19,7 +19,6 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-import polars as pl
 
 from raterlab import warehouse
 from raterlab.ingest import ratings, store
@@ -82,12 +81,12 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> Context:
             f"SELECT {KEY_COLUMNS} FROM staging.blinding_key WHERE study = $study",
             params={"study": study.name},
         )
-        .pl()
-        .rechunk()
+        .to_arrow_table()
+        .combine_chunks()
         if warehouse.table_exists(con, "staging.blinding_key")
-        else pl.DataFrame()
+        else None
     )
-    if key.is_empty():
+    if key is None or key.num_rows == 0:
         raise NoPackets(
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )

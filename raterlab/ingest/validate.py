@@ -213,7 +213,7 @@ def _incomplete(
                 "incomplete",
                 [f"{len(missing)} of {len(expected)}"],
                 f"incomplete return: {len(missing)} assigned row(s) are missing, e.g. "
-                + ", ".join(key.rows["token"].gather(missing[:5])),
+                + ", ".join(key.rows["token"].take(missing[:5]).to_pylist()),
                 severity="warning",
             )
             parts.append(issue.assign(_file=n))
@@ -256,7 +256,7 @@ def cross_checks(
     matched = rows.with_columns(key.find(rows["token"]))
     unknown = matched.filter(pl.col("_pos").is_null())
     known = matched.filter(pl.col("_pos").is_not_null())
-    known = pl.concat([known, key.rows.gather(known["_pos"]).drop("token")], how="horizontal")
+    known = pl.concat([known, key.columns(list(PACKET), known["_pos"])], how="horizontal")
     known = known.with_columns(
         _owner=pl.col("annotator_id").mode().sort().first().over("_file")
     ).with_columns(_foreign=pl.col("annotator_id") != pl.col("_owner"))
@@ -321,7 +321,8 @@ def cross_checks(
         _incomplete(key, known, names, bounds),
     ]
     by_file = _by_file([p for p in parts if not p.empty])
-    joined = known.select(*key.rows.columns, ROW).to_pandas(use_pyarrow_extension_array=True)
+    joined = key.take(known["_pos"]).append_column(ROW, known[ROW].to_arrow())
+    joined = joined.to_pandas(types_mapper=pd.ArrowDtype)
     return [
         (
             by_file.get(n, _EMPTY),
@@ -417,7 +418,7 @@ def _pick_tasks(study: Study, frames: list[pd.DataFrame], key: SealedKey) -> lis
         )
         found = sample.with_columns(key.find(sample["token"])).drop_nulls("_pos")
         votes = (
-            found.with_columns(task=key.rows["task"].gather(found["_pos"]))
+            found.with_columns(task=key.columns(["task"], found["_pos"])["task"])
             .group_by("_file", "task")
             .len()
             .sort(["_file", "len", "task"], descending=[False, True, False])
