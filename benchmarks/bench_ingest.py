@@ -7,7 +7,12 @@
    written (target: under 5 s).
 3. DuckDB's ``read_csv`` of the valid file into a table of text columns, the yardstick.
 
-Run by hand: ``.venv/bin/python benchmarks/bench_ingest.py [--rows N] [--repeat K] [--json]``.
+The files' rows are in the sealed key's order, as a packet returned in the order it was
+issued is; ``--shuffled`` shuffles them (their tokens are then found by a hash join, not as
+a run of the key: see :mod:`raterlab.ingest.key`).
+
+Run by hand: ``.venv/bin/python benchmarks/bench_ingest.py [--rows N] [--repeat K] [--json]
+[--shuffled]``.
 Each scenario runs ``K`` times, each time in a fresh child process; the figures are the best
 run (``*_runs`` lists them all). Peak memory is the child's maximum resident set size
 (``ru_maxrss``). The process's first Pandera validation, which imports more modules, is
@@ -62,8 +67,10 @@ def write_key(path: Path, tokens, annotators) -> Path:
     return path
 
 
-def make_files(folder: Path, rows: int) -> tuple[Path, Path, Path]:
-    """The sealed key (Parquet) and two returned files: all valid, all broken."""
+def make_files(folder: Path, rows: int, shuffled: bool = False) -> tuple[Path, Path, Path]:
+    """The sealed key (Parquet) and two returned files: all valid, all broken. The files'
+    rows are in the key's order, as a packet returned in the order it was issued is, or
+    ``shuffled`` (as after sorting the sheet by another column)."""
     rng = np.random.default_rng(0)
     tokens = pd.Series(np.arange(rows)).map(lambda i: f"t{i:011d}")
     key_path = write_key(folder / "key.parquet", tokens, "ann_gray")
@@ -72,6 +79,8 @@ def make_files(folder: Path, rows: int) -> tuple[Path, Path, Path]:
     valid = pd.DataFrame({"annotator_id": "ann_gray", item_column: tokens, **scores})
     valid["notes"] = ""
     valid["time_spent_s"] = rng.integers(30, 300, size=rows).astype(str)
+    if shuffled:
+        valid = valid.sample(frac=1.0, random_state=0)
     valid_path = folder / "valid.csv"
     valid.to_csv(valid_path, index=False)
     broken = valid.copy()
@@ -174,11 +183,14 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object only")
+    parser.add_argument(
+        "--shuffled", action="store_true", help="the files' rows not in the packet's order"
+    )
     args = parser.parse_args()
     say = (lambda *_: None) if args.json else print
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        key, valid, broken = make_files(folder, args.rows)
+        key, valid, broken = make_files(folder, args.rows, args.shuffled)
         say(f"files: {args.rows:,} rows, valid {valid.stat().st_size / 1e6:.0f} MB")
         duck, good, bad = [], [], []
         for run in range(args.repeat):
@@ -206,7 +218,10 @@ def main() -> None:
         "broken_steps_s": best_bad["steps"],
         "broken_status": best_bad["status"],
         "broken_errors": best_bad["errors"],
+        "shuffled": args.shuffled,
         "total_s_runs": [r["seconds"] for r in good],
+        "peak_mb_runs": [r["peak_mb"] for r in good],
+        "broken_peak_mb_runs": [r["peak_mb"] for r in bad],
         "broken_total_s_runs": [r["seconds"] for r in bad],
         "duckdb_read_csv_s_runs": [r["seconds"] for r in duck],
     }
