@@ -5,8 +5,8 @@ Nothing in this package imports Dagster; the orchestration lives in ``assets/``,
 
 A process that imports raterlab before Polars and PyArrow (the CLI, the Dagster code
 location and the processes it starts) sets how the two allocate, so that its resident memory
-follows what it holds (``benchmarks/README.md``, Ingest: a million-row return's peak falls
-from about 1,160 MB to 950 MB, and it is validated faster):
+follows what it holds (``benchmarks/README.md``, Ingest: each lowered a million-row return's
+peak by 100 to 130 MB, and PyArrow's made its validation faster):
 
 - Polars' jemalloc returns freed pages to the system after its usual delay, instead of
   keeping them as "muzzy" pages (released lazily with ``MADV_FREE``), which count as

@@ -57,7 +57,7 @@ def test_a_run_of_the_key_in_its_order_is_found_as_any_other_tokens() -> None:
     run = tokens[40:140]
     swapped = [*run[:10], run[11], run[10], *run[12:]]
     altered = [*run[:50], "nope", *run[51:]]
-    past_the_end = tokens[250:] + ["t0000"]
+    past_the_end = [*tokens[250:], "t0000"]
     for asked in (run, tokens, swapped, altered, past_the_end, run[:1]):
         found = key.find(pl.Series(asked, dtype=pl.String)).to_list()
         assert found == [tokens.index(t) if t in tokens else None for t in asked]
