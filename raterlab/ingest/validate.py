@@ -37,8 +37,10 @@ class Validation:
     rows: pd.DataFrame = field(default_factory=pd.DataFrame)
     """The file's rows joined to the sealed key (item_id, kind, batch...), for unblinding."""
     typed: pl.DataFrame | None = None
-    """The typed cells of :attr:`frame`'s rows that its validation made, if it did (see
-    :func:`raterlab.ingest.labels.labels_of`)."""
+    """The typed cells of :attr:`frame`'s rows that its validation made, if it did, for
+    unblinding (:func:`raterlab.ingest.labels.labels_of`), which takes them: ``returned_labels``
+    sets this to ``None`` when it hands them over, so that a million rows' typed cells are
+    not kept through the write."""
 
     @property
     def errors(self) -> pd.DataFrame:
