@@ -109,9 +109,6 @@ class Return:
     now: datetime
 
 
-SCAN_BATCH = 122_880
-"""Rows per Arrow batch of a group's table: DuckDB's row group, the unit one thread scans."""
-
 PER_FILE = (*RATING_CONSTANTS, "version_at", "_now")
 """Columns the same for every rating of one file: per row of a group's table, as Arrow
 dictionaries of one entry per file (as cheap to insert as bound parameters)."""
@@ -131,10 +128,7 @@ def _group_table(files: list[Return]) -> pa.Table:
     for name, values in per_file.items():
         table = table.append_column(name, pa.DictionaryArray.from_arrays(index, pa.array(values)))
     table = table.append_column("_file", index)
-    table = table.append_column("_pos", pa.array(np.arange(len(table))))
-    # DuckDB scans an Arrow table batch by batch, one thread per batch: in one piece, a
-    # million ratings were scanned and written by one thread
-    return pa.Table.from_batches(table.to_batches(max_chunksize=SCAN_BATCH))
+    return table.append_column("_pos", pa.array(np.arange(len(table))))
 
 
 def plan(con: duckdb.DuckDBPyConnection, study: str, files: list[Return]) -> pa.Table:
