@@ -20,7 +20,7 @@ from raterlab.agreement.study import (
     ratings,
     threshold_results,
 )
-from raterlab.design.rounds import PILOT, in_round, latest_pilot_only
+from raterlab.design.rounds import PILOT, latest_pilot_only, round_labels
 from raterlab.publish import publish
 from resources import Raterlab
 
@@ -28,26 +28,10 @@ GROUP = "agreement"
 
 
 def _labels_of_round(rl: Raterlab, study: str, round_name: str | None) -> pd.DataFrame:
-    """``gold.labels`` of the study, of one round if ``round_name`` (``pilot``: every pilot
-    round), the round filtered in the query: a study without a pilot reads no ratings for
-    its pilot agreement."""
     if round_name is None:
         return _study_frame(rl, "gold.labels", study)
     with rl.warehouse(read_only=True) as con:
-        if not wh.table_exists(con, "gold.labels"):
-            return pd.DataFrame()
-        names = pd.Series(
-            [
-                r
-                for (r,) in con.execute(
-                    "SELECT DISTINCT round FROM gold.labels WHERE study = ? AND round IS NOT NULL",
-                    [study],
-                ).fetchall()
-            ],
-            dtype=object,
-        )
-        wanted = names[in_round(names, round_name)].tolist()
-        return wh.read_study_rows(con, "gold.labels", study, among=("round", wanted))
+        return round_labels(con, study, round_name)
 
 
 def study_ratings(raterlab: Raterlab, study: str, round_name: str | None = None) -> pd.DataFrame:

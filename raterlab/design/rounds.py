@@ -12,8 +12,10 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 
+import duckdb
 import pandas as pd
 
+from raterlab import warehouse
 from raterlab.protocol import Study
 
 PILOT = "pilot"
@@ -53,6 +55,20 @@ def is_pilot(names: pd.Series) -> pd.Series:
 def in_round(names: pd.Series, round_name: str) -> pd.Series:
     """Rows of a round, where ``pilot`` stands for every pilot round."""
     return is_pilot(names) if round_name == PILOT else (names == round_name)
+
+
+def round_labels(con: duckdb.DuckDBPyConnection, study: str, round_name: str) -> pd.DataFrame:
+    """``study``'s rows of ``gold.labels`` of one round (``pilot``: every pilot round), the
+    round filtered in the query: a study without a pilot reads no ratings for its pilot
+    agreement. Empty before the table exists."""
+    if not warehouse.table_exists(con, "gold.labels"):
+        return pd.DataFrame()
+    names = con.execute(
+        "SELECT DISTINCT round FROM gold.labels WHERE study = ? AND round IS NOT NULL", [study]
+    ).fetchall()
+    names = pd.Series([n for (n,) in names], dtype=object)
+    wanted = names[in_round(names, round_name)].tolist()
+    return warehouse.read_study_rows(con, "gold.labels", study, among=("round", wanted))
 
 
 def latest_pilot_only(rows: pd.DataFrame) -> pd.DataFrame:

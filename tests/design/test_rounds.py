@@ -18,6 +18,7 @@ from raterlab.design.rounds import (
     pilot_name,
     pilot_number,
     pilot_rounds,
+    round_labels,
 )
 from raterlab.protocol import load_study
 from tests.conftest import STUDIES
@@ -152,3 +153,21 @@ def test_an_empty_frame_replaces_a_studys_rows_of_a_typed_table() -> None:
     warehouse.replace_study_rows(con, "gold.pilot_matrices", "a", full)
     warehouse.replace_study_rows(con, "gold.pilot_matrices", "b", full.iloc[:0])
     assert con.execute("SELECT study FROM gold.pilot_matrices").fetchall() == [("a",)]
+
+
+def test_round_labels_reads_one_round_or_every_pilot_round(tmp_path) -> None:
+    """``pilot`` stands for every pilot round, another name for itself; other studies' rows
+    and other rounds are left out, and a warehouse without ratings gives none."""
+    with warehouse.connect(tmp_path / "w.duckdb") as con:
+        assert round_labels(con, "s", "pilot").empty
+        con.execute(
+            """CREATE TABLE gold.labels AS SELECT * FROM (VALUES
+                   ('s', 'pilot', 'i1'), ('s', 'pilot-2', 'i2'), ('s', 'main', 'i3'),
+                   ('s', NULL, 'i4'), ('t', 'pilot', 'i5')) v(study, round, item_id)"""
+        )
+        pilots = round_labels(con, "s", "pilot")
+        main_round = round_labels(con, "s", "main")
+        nothing = round_labels(con, "s", "extra")
+    assert sorted(pilots["item_id"]) == ["i1", "i2"]
+    assert main_round["item_id"].tolist() == ["i3"]
+    assert nothing.empty
