@@ -24,6 +24,7 @@ import pandas as pd
 import pyarrow as pa
 
 from raterlab import tables
+from raterlab.errors import WarehouseBusy
 from raterlab.tables import ddl
 
 SCHEMAS = ("raw", "staging", "gold")
@@ -32,10 +33,6 @@ DEFAULT_LOCK_TIMEOUT_S = 120.0
 """Long enough to wait out another run's write (seconds per connection), short enough that a
 stuck holder is reported the same day rather than never."""
 _HOLDER = re.compile(r"held in (?P<program>.+?) \(PID (?P<pid>\d+)\)")
-
-
-class WarehouseBusy(RuntimeError):
-    """Another process kept the warehouse locked for longer than the lock timeout."""
 
 
 def lock_timeout() -> float:

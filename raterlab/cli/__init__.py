@@ -1,63 +1,49 @@
-"""The ``raterlab`` command; each subcommand lives in a module with a ``register`` function."""
+"""The ``raterlab`` command; each subcommand lives in a module with a ``register`` function.
+
+Only the module of the command being run is imported (:mod:`raterlab.cli.commands`); the
+others appear in ``raterlab --help`` by their one-line help alone.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from raterlab.cli import (
-    adjudicate,
-    agree,
-    calibrate,
-    history,
-    ingest,
-    judges,
-    pilot,
-    report,
-    simulate,
-    study,
-    tables,
-)
-from raterlab.cli import label as label_cli
-from raterlab.cli import labelstudio as labelstudio_cli
-from raterlab.cli import spreadsheet as spreadsheet_cli
-from raterlab.warehouse import WarehouseBusy
+from raterlab.cli.commands import COMMANDS
+from raterlab.errors import WarehouseBusy
 
-SUBCOMMANDS = (
-    study,
-    simulate,
-    ingest,
-    history,
-    agree,
-    adjudicate,
-    calibrate,
-    judges,
-    pilot,
-    report,
-)
-SUBCOMMANDS += (label_cli, labelstudio_cli, spreadsheet_cli)
-SUBCOMMANDS += (tables,)
 EXIT_WAREHOUSE_BUSY = 75
 """Another process kept the warehouse locked past ``RATERLAB_LOCK_TIMEOUT``; writes are
 idempotent, so run the command again later (``EX_TEMPFAIL`` in BSD's sysexits.h). Distinct
 from 1, a rejected file."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv`` (its first word that is not an option)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with the full parsers of ``command``'s module (every module when None is
+    not enough: pass a command name), and one-line entries for the other commands."""
     parser = argparse.ArgumentParser(
         prog="raterlab",
         description="Run human-annotation studies for LLM evaluation end to end.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in SUBCOMMANDS:
-        module.register(sub)
+    if command in COMMANDS:
+        importlib.import_module(f"raterlab.cli.{COMMANDS[command][0]}").register(sub)
+    for name, (_, help_text) in COMMANDS.items():
+        if name not in sub.choices:
+            sub.add_parser(name, help=help_text)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(_command_of(argv)).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except WarehouseBusy as exc:
