@@ -79,6 +79,7 @@ def run_ingest(args: argparse.Namespace) -> int:
         print(
             f": {changes_line(result.changes)} rating(s); {result.n_labels} labels written "
             f"({result.n_errors} error(s), {result.n_warnings} warning(s))"
+            + (f"; report: {result.report}" if result.report else "")
         )
     elif result.status == "rejected":
         print(f", {result.n_errors} error(s); report: {result.report}")

@@ -10,7 +10,7 @@ with the current rating of the same key:
   written, except that a newer file's version becomes the rating's version: the newest file
   has confirmed it, so an older file arriving later must not replace it.
 - ``replaced``: the file is at least as new as the current rating's file (its *version*,
-  the file's modification time when it was received); the current rating moves to
+  :func:`file_version`); the current rating moves to
   ``gold.rating_history`` (``change = 'replaced'``, with the replacing file) and the
   file's rating takes its place. A rating is replaced as a whole, never merged field by field
   with an older version: the study's rules (conditionals, constraints) hold for a row, and a
@@ -55,6 +55,20 @@ HISTORY = "gold.rating_history"
 SAID_BESIDE = ("confidence", "time_spent_s", "notes")
 """What a rating says besides its field values: columns of ``gold.ratings``, compared as they
 are when a rating meets the current one."""
+
+
+def file_version(modified_at: datetime, received_at: datetime) -> datetime:
+    """A file's version: its modification time, but never later than its arrival. A file
+    stamped in the future (a zip's timestamps, a wrong clock) would otherwise stay the newest
+    for good, and every later correction would be older than it."""
+    return min(modified_at, received_at)
+
+
+def newer_or_same(incoming: str, current: str) -> str:
+    """SQL: whether the version ``incoming`` wins over ``current`` (``NULL``: nothing in
+    place): the newer version wins, a tie goes to the one that arrives later. The one rule
+    of ratings and adjudication decisions alike."""
+    return f"({current} IS NULL OR {incoming} >= {current})"
 
 
 def _fingerprint(labels: Labels) -> str:
@@ -207,8 +221,7 @@ def _plan_query(labels: Labels, with_history: bool) -> str:
                    CASE WHEN r.rating_id IS NULL AND w.version_at < x.withdrawn_at THEN 'older'
                         WHEN r.rating_id IS NULL THEN 'new'
                         WHEN {_same_as_current(labels)} THEN 'unchanged'
-                        WHEN r.version_at IS NULL OR w.version_at >= r.version_at
-                        THEN 'replaced'
+                        WHEN {newer_or_same("w.version_at", "r.version_at")} THEN 'replaced'
                         ELSE 'older' END AS change
             FROM _wide w LEFT JOIN gold.ratings r
               ON r.study = $study AND r.task = $task AND {joined}

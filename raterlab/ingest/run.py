@@ -11,6 +11,7 @@ run again alone: a file is pending until ``staging.ingests`` holds its outcome.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -24,9 +25,15 @@ from raterlab import warehouse
 from raterlab.ingest import ratings, store
 from raterlab.ingest.key import SealedKey
 from raterlab.ingest.labels import Labels, labels_of
-from raterlab.ingest.read import ROW
+from raterlab.ingest.read import LINK_SUFFIX, ROW, refused_link
 from raterlab.ingest.report import report_dict, write_report
-from raterlab.ingest.validate import Context, Validation, validate_file, validate_files
+from raterlab.ingest.validate import (
+    Context,
+    Validation,
+    file_issue,
+    validate_file,
+    validate_files,
+)
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -38,6 +45,7 @@ INBOX_DDL = {
     "archived_path": "VARCHAR",
     "received_at": "TIMESTAMPTZ",
     "version_at": "TIMESTAMPTZ",
+    "modified_at": "TIMESTAMPTZ",
 }
 """Files archived from an inbox, waiting for (or past) their ingest."""
 
@@ -120,20 +128,59 @@ class Received:
     archived: Path
     received_at: datetime
     version_at: datetime
-    """The file's modification time when received: the version of every rating it holds."""
+    """The version of every rating it holds (:func:`raterlab.ingest.ratings.file_version`)."""
+    modified_at: datetime | None = None
+    """The file's modification time as found (``None``: not recorded)."""
 
     @property
     def stem(self) -> str:
         return Path(self.file).stem
 
 
+def received_now(path: Path, sha256: str, archived: Path) -> Received:
+    """``path`` (content ``sha256``, copied to ``archived``) received now, its version its
+    modification time capped at now."""
+    now = datetime.now(UTC)
+    modified = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    return Received(path.name, sha256, archived, now, ratings.file_version(modified, now), modified)
+
+
 def receive(study: Study, path: Path, home: Home) -> Received:
-    """Archive ``path`` by content hash, noting its version (modification time)."""
+    """Archive ``path`` by content hash, noting its version (:func:`received_now`). A
+    symbolic link out of the home is not followed: a note saying so is archived instead
+    (:func:`raterlab.ingest.read.refused_link`), and the reader refuses it."""
     path = Path(path)
-    version = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    note = refused_link(path, home.root)
+    if note is not None:
+        sha = hashlib.sha256(note).hexdigest()
+        folder = home.archive / study.name
+        return received_now(path, sha, store.archive_bytes(note, folder, sha + LINK_SUFFIX))
     sha = store.sha256_of(path)
-    archived = store.archive(path, home.archive / study.name, sha)
-    return Received(path.name, sha, archived, datetime.now(UTC), version)
+    return received_now(path, sha, store.archive(path, home.archive / study.name, sha))
+
+
+def version_issues(received: Received) -> pd.DataFrame:
+    """A warning when the file's modification time was later than its arrival, so its
+    version is its arrival time (none otherwise)."""
+    if received.modified_at is None or received.modified_at <= received.version_at:
+        return pd.DataFrame()
+    issue = file_issue(
+        received.file,
+        "future_version",
+        f"the file's modification time ({received.modified_at:%Y-%m-%d %H:%M:%S} UTC) is "
+        f"later than its arrival: its version is its arrival time "
+        f"({received.version_at:%Y-%m-%d %H:%M:%S} UTC), so a later correction still wins "
+        "(a wrong clock, or timestamps kept from a zip)",
+        value=received.modified_at.isoformat(),
+    )
+    return issue.assign(severity="warning")
+
+
+def add_version_issues(received: Received, validation: Validation) -> None:
+    """Add :func:`version_issues` to the file's validation issues (what its report says)."""
+    extra = version_issues(received)
+    if not extra.empty:
+        validation.issues = pd.concat([validation.issues, extra], ignore_index=True)
 
 
 def source_of(received: Received) -> dict:
@@ -181,6 +228,7 @@ def file_row(study: Study, received: Received) -> dict:
         "size_bytes": received.archived.stat().st_size,
         "received_at": received.received_at,
         "version_at": received.version_at,
+        "modified_at": received.modified_at,
     }
 
 
@@ -232,13 +280,15 @@ def preview(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Preview
     sha = store.sha256_of(path)
     if store.known_outcome(con, study.name, sha) is not None:
         return Preview("unchanged", None, {})
-    version = datetime.fromtimestamp(path.stat().st_mtime, UTC)
-    received = Received(path.name, sha, path, datetime.now(UTC), version)
+    received = received_now(path, sha, path)
     validation = validate_received(study, received, con)
+    add_version_issues(received, validation)
     labels = returned_labels(study, [(received, validation)])[0]
     if labels is None:
         return Preview("rejected", validation, {})
-    planned = ratings.plan(con, study.name, [ratings.Return(labels, version, received.received_at)])
+    planned = ratings.plan(
+        con, study.name, [ratings.Return(labels, received.version_at, received.received_at)]
+    )
     changes = ratings.count_changes(planned)
     return Preview("accepted", validation, changes)
 
@@ -261,6 +311,7 @@ def _prepare(
     """A validated file with its labels (``None``: rejected), its report written (outside
     any transaction)."""
     status = "rejected" if labels is None else "accepted"
+    add_version_issues(received, validation)
     report_path = file_report(home, study.name, received, status, validation.issues)
     packets = [] if labels is None else sorted("/".join(p) for p in labels.packets())
     n_errors = int((validation.issues["severity"] == "error").sum())
@@ -472,6 +523,7 @@ def record_inbox(
                 "archived_path": str(received.archived),
                 "received_at": received.received_at,
                 "version_at": received.version_at,
+                "modified_at": received.modified_at,
             },
         )
     if not rows:
@@ -495,13 +547,14 @@ def pending(study: Study, con: duckdb.DuckDBPyConnection) -> list[Received]:
     store.ensure_tables(con)
     store.create_table(con, INBOX_TABLE, INBOX_DDL)
     rows = con.execute(
-        f"""SELECT file, sha256, archived_path, received_at, version_at FROM {INBOX_TABLE} i
+        f"""SELECT file, sha256, archived_path, received_at, version_at, modified_at
+            FROM {INBOX_TABLE} i
             WHERE study = ? AND NOT EXISTS (SELECT 1 FROM staging.ingests g
               WHERE g.study = i.study AND g.sha256 = i.sha256)
             ORDER BY version_at, file""",
         [study.name],
     ).fetchall()
-    return [Received(f, s, Path(a), r, v) for f, s, a, r, v in rows]
+    return [Received(f, s, Path(a), r, v, m) for f, s, a, r, v, m in rows]
 
 
 BATCH_BYTES = 64 << 20

@@ -45,7 +45,13 @@ SOURCE_FILE = Column("source_file", VARCHAR, "Returned file the row came from.")
 SOURCE_SHA256 = Column("source_sha256", VARCHAR, "Content hash of that file.")
 SOURCE_ROW = Column("source_row", BIGINT, "Its spreadsheet row (header = 1) or JSONL line.")
 VERSION_AT = Column(
-    "version_at", TIMESTAMPTZ, "The file's modification time when it was received (its version)."
+    "version_at",
+    TIMESTAMPTZ,
+    "The file's version: its modification time when received, or its arrival time if that "
+    "is earlier (a clock or a zip in the future).",
+)
+MODIFIED_AT = Column(
+    "modified_at", TIMESTAMPTZ, "The file's modification time as found when it was received."
 )
 REPLACED_AT = Column("replaced_at", TIMESTAMPTZ, "When a later file replaced this row.")
 REPLACED_BY_FILE = Column("replaced_by_file", VARCHAR, "The file that replaced it.")

@@ -19,6 +19,7 @@ RETURNED_FILES = Table(
         Column("size_bytes", f.BIGINT, "Size of the file."),
         Column("received_at", f.TIMESTAMPTZ, "When the file was received."),
         f.VERSION_AT,
+        f.MODIFIED_AT,
     ),
     key=("study", "sha256"),
 )
@@ -62,6 +63,7 @@ INBOX = Table(
         f.ARCHIVED_PATH,
         Column("received_at", f.TIMESTAMPTZ, "When the file was archived from the inbox."),
         f.VERSION_AT,
+        f.MODIFIED_AT,
     ),
     key=("study", "sha256"),
 )
@@ -124,8 +126,8 @@ RATINGS = Table(
     columns=(
         *(c for c in LABEL_COLUMNS if c.name not in VALUE_COLUMNS),
         f.VERSION_AT.described(
-            "Version (modification time) of the newest file that gave this rating: the file it "
-            "came from, or a newer one that said the same."
+            "Version (modification time, capped at arrival) of the newest file that gave this "
+            "rating: the file it came from, or a newer one that said the same."
         ),
         Column(
             "fingerprint",
@@ -165,7 +167,9 @@ RATING_HISTORY = Table(
     written_by="labels",
     columns=(
         *LABEL_COLUMNS,
-        f.VERSION_AT.described("Modification time of the file it came from (its version)."),
+        f.VERSION_AT.described(
+            "Version of the file it came from (its modification time, capped at arrival)."
+        ),
         Column("change", f.VARCHAR, "Why: `replaced`, `older_than_current` or `withdrawn`."),
         f.REPLACED_AT,
         f.REPLACED_BY_FILE,
