@@ -4,6 +4,8 @@ A file stays in ``inbox/<study>/`` after it is ingested, so "new" cannot mean "p
 file is new when its SHA-256 is not among the study's ``raw.returned_files`` (every returned
 packet and adjudication decisions file is recorded there, accepted or rejected, in the same
 transaction as its outcome). An inbox whose files are all ingested therefore starts nothing.
+A symbolic link out of the home is never read, not even to hash it: it is known by the note
+the ingest archives in its place (:func:`raterlab.ingest.read.refused_link`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import duckdb
 
 from raterlab.ingest.audit import pending_files
+from raterlab.ingest.read import refused_link
 from raterlab.ingest.store import sha256_of
 from raterlab.settings import Home
 from raterlab.warehouse import table_exists
@@ -40,8 +43,15 @@ def new_files(
     files = pending_files(inbox) + pending_files(inbox / "adjudication")
     if settled_before is not None:
         files = [path for path in files if path.stat().st_mtime <= settled_before]
-    hashes = {path: sha256_of(path) for path in files}
+    hashes = {path: _content_sha256(path, home) for path in files}
     return {path: sha for path, sha in hashes.items() if sha not in ingested}
+
+
+def _content_sha256(path: Path, home: Home) -> str:
+    """The hash the ingest records for ``path``: its content's, or for a symbolic link out of
+    the home (never followed) the note archived in its place."""
+    note = refused_link(path, home.root)
+    return sha256_of(path) if note is None else hashlib.sha256(note).hexdigest()
 
 
 def arrival_key(study: str, hashes: list[str]) -> str:

@@ -12,8 +12,12 @@ with ``;``, objects stay JSON text.
 Rejected with one sentence that says what the file is and what to do: an empty file, an
 Excel workbook not named .xlsx, another binary file, a NUL byte anywhere, text that is not
 UTF-8 (a legacy Windows encoding is named as such), a header without rows, a file delimited
-by something other than commas, a malformed CSV or JSONL line. Whatever else goes wrong while
+by something other than commas, a malformed CSV or JSONL line, a symbolic link out of
+``RATERLAB_HOME`` (never followed: :func:`refused_link`). Whatever else goes wrong while
 reading is still one :class:`UnreadableFile`, so one bad file never stops the others.
+
+A cell that comes back as raterlab's CSV writers neutralised it (``'=...``, see
+:mod:`raterlab.csvsafe`) is read as the text it stood for.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from raterlab.csvsafe import restore_column
 from raterlab.ingest.cells import text_frame
 
 ROW = "_row"
@@ -38,6 +43,10 @@ blank rows counted) for CSV, the line number for JSONL."""
 
 BLANK = "(no header) column "
 """Name given to a column whose header cell is empty; dropped when its cells are empty too."""
+
+LINK_SUFFIX = ".symlink"
+"""Suffix of the note archived in place of a symbolic link out of the home
+(:func:`refused_link`); reading it is refusing the link."""
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -52,6 +61,30 @@ class UnreadableFile(ValueError):
         self.reason = reason
         self.rule = rule
         super().__init__(f"{path.name}: {reason}")
+
+
+def _link_out_of_home(path: Path, root: Path) -> Path | None:
+    """Where ``path`` leads, if it is a symbolic link inside ``root`` to a file outside it."""
+    root = root.resolve()
+    if not path.is_symlink() or not path.parent.resolve().is_relative_to(root):
+        return None
+    target = path.resolve()
+    return None if target.is_relative_to(root) else target
+
+
+def refused_link(path: Path, root: Path) -> bytes | None:
+    """For a symbolic link inside ``root`` (RATERLAB_HOME: the inbox) to a file outside it,
+    the note archived in its place (as ``<sha256 of the note>.symlink``): what it is and where
+    it points, never the content it points to. ``None`` for anything else. Such a link is
+    never followed, or raterlab would copy any file it can read into its archive and
+    quarantine; a link given from elsewhere (on the command line) is the operator's choice."""
+    target = _link_out_of_home(Path(path), Path(root))
+    if target is None:
+        return None
+    return (
+        f"{Path(path).name} is a symbolic link to {target}, outside RATERLAB_HOME; raterlab "
+        "does not follow links out of its home: put the file itself in the inbox\n"
+    ).encode()
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -125,6 +158,9 @@ def _filled(column: pl.Series) -> pl.Series:
 
 
 _CONTENT = re.compile(rb"[^ \t\r\n]")
+_QUOTED_CELL = re.compile(rb"(?:^|[,\n\"])'[=+\-@\t\r]")
+"""Where a cell may start as :func:`raterlab.csvsafe.neutralise` leaves it (``'=``...): one
+scan in C; the cells are looked at only in a file where it finds one."""
 _BLANK_LINE = re.compile(r'^[\s,"]*$', re.MULTILINE)
 _BLANK_START = re.compile(rb'\n[\s,"\x1c-\x1f\xc2\xe1\xe2\xe3]')
 """A line starting with what a line of empty cells starts with: whitespace, a comma, a quote,
@@ -282,7 +318,9 @@ def _cell(value: object) -> str:
 def _read(path: Path) -> pd.DataFrame:
     from raterlab.ingest import xlsx  # imports this module; spreadsheet returns live there
 
-    maybe_blank = True
+    if path.suffix == LINK_SUFFIX:
+        raise UnreadableFile(path, path.read_text(encoding="utf-8").strip(), "symlink")
+    maybe_blank = maybe_quoted = True
     if xlsx.is_xlsx(path):
         frame = xlsx.read_xlsx(path)
     else:
@@ -290,10 +328,14 @@ def _read(path: Path) -> pd.DataFrame:
         line_start = _blank_line_start(data)
         frame = _read_text(path, data, line_start)
         maybe_blank = _is_jsonl(path, data) or _may_have_blank_rows(data, line_start)
+        maybe_quoted = _QUOTED_CELL.search(data) is not None
     if frame.empty or len(frame.columns) <= 1:
         raise UnreadableFile(path, "the file has a header but no rows", "no_rows")
     frame = frame.fillna("")
     frame[frame.columns[1:]] = frame[frame.columns[1:]].astype(str)
+    if maybe_quoted:
+        for column in frame.columns[1:]:
+            frame[column] = restore_column(frame[column])
     if maybe_blank or any(str(c).startswith(BLANK) for c in frame.columns):
         frame = _drop_blank(frame)
     if frame.empty:

@@ -16,6 +16,16 @@ from pandas.api.types import is_numeric_dtype, is_string_dtype
 from raterlab.design.packets import FORMULA_PREFIXES, neutralise
 
 EXAMPLES_PER_RULE = 5
+FOLDER_NAME_BYTES = 100
+"""A report folder is named by at most this much of its file's name (then ``__`` and the
+hash), so that a file named as long as the file system allows still gets one; the report
+itself gives the whole name."""
+
+
+def report_folder(file: str, sha256: str) -> str:
+    """The folder name of a file's report: ``<name without suffix, shortened>__<hash>``."""
+    stem = Path(file).stem.encode()[:FOLDER_NAME_BYTES].decode(errors="ignore")
+    return f"{stem}__{sha256[:8]}"
 
 
 def for_people(frame: pd.DataFrame) -> pd.DataFrame:

@@ -26,7 +26,7 @@ from raterlab.ingest import ratings, store
 from raterlab.ingest.key import SealedKey
 from raterlab.ingest.labels import Labels, labels_of
 from raterlab.ingest.read import LINK_SUFFIX, ROW, refused_link
-from raterlab.ingest.report import report_dict, write_report
+from raterlab.ingest.report import report_dict, report_folder, write_report
 from raterlab.ingest.validate import (
     Context,
     Validation,
@@ -235,13 +235,14 @@ def file_row(study: Study, received: Received) -> dict:
 def file_report(
     home: Home, study: str, received: Received, status: str, issues: pd.DataFrame, kind: str = ""
 ) -> Path | None:
-    """A rejected file is copied to ``quarantine/<study>/[<kind>/]<name>__<hash>/`` with its
-    report; an accepted file with warnings gets its report under ``reports/ingest/``.
+    """A rejected file is copied to ``quarantine/<study>/[<kind>/]<name>__<hash>/`` (the name
+    shortened: :func:`~raterlab.ingest.report.report_folder`) with its report; an accepted
+    file with warnings gets its report under ``reports/ingest/``.
     Returns the report's path (``None``: nothing to report)."""
     if status != "rejected" and issues.empty:
         return None
     base = home.quarantine if status == "rejected" else home.reports / "ingest"
-    folder = base / study / kind / f"{received.stem}__{received.sha256[:8]}"
+    folder = base / study / kind / report_folder(received.file, received.sha256)
     if status == "rejected":
         store.quarantine(received.archived, folder, received.file)
     report = report_dict(received.file, study, received.sha256, status, issues)

@@ -81,13 +81,31 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+ARCHIVED_SUFFIX = 16
+"""An archived copy keeps its file's suffix (the reader goes by it) up to this length; a
+longer one (a name that is nearly all extension) is dropped, so the name always fits."""
+
+
 def archive(path: Path, folder: Path, sha256: str) -> Path:
     """Copy ``path`` to ``folder/<sha256><suffix>`` unless that content is already there."""
-    target = folder / f"{sha256}{path.suffix.lower()}"
+    suffix = path.suffix.lower()
+    target = folder / f"{sha256}{suffix if len(suffix) <= ARCHIVED_SUFFIX else ''}"
     if not target.exists():
         folder.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")
         shutil.copyfile(path, partial)
+        os.replace(partial, target)
+    return target
+
+
+def archive_bytes(data: bytes, folder: Path, name: str) -> Path:
+    """Write ``data`` to ``folder/name`` unless it is already there (written beside it and
+    moved into place)."""
+    target = folder / name
+    if not target.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        partial.write_bytes(data)
         os.replace(partial, target)
     return target
 
