@@ -9,7 +9,14 @@ import itertools
 import math
 from collections.abc import Sequence
 
-__all__ = ["KRIPPENDORFF_BANDS", "LANDIS_KOCH_BANDS", "apply_bands", "landis_koch_band"]
+__all__ = [
+    "KOO_LI_BANDS",
+    "KRIPPENDORFF_BANDS",
+    "LANDIS_KOCH_BANDS",
+    "apply_bands",
+    "conventional_band",
+    "landis_koch_band",
+]
 
 Bands = Sequence[tuple[float, str]]
 
@@ -28,6 +35,15 @@ KRIPPENDORFF_BANDS: Bands = (
     (-math.inf, "unreliable"),
     (0.667, "tentative"),
     (0.8, "reliable"),
+)
+
+# Koo & Li (2016, p. 161) for the ICC: below .50 poor, .50-.75 moderate, .75-.90 good, above
+# .90 excellent.
+KOO_LI_BANDS: Bands = (
+    (-math.inf, "poor"),
+    (0.5, "moderate"),
+    (0.75, "good"),
+    (0.9, "excellent"),
 )
 
 
@@ -67,3 +83,23 @@ def landis_koch_band(value: float) -> str:
     categorical data. Biometrics, 33, 159-174.
     """
     return apply_bands(round(float(value), 2), LANDIS_KOCH_BANDS)
+
+
+def conventional_band(coefficient: str, value: float) -> str:
+    """The usual verbal band of a coefficient's value, or ``""`` where none is usual.
+
+    Krippendorff's bands for alpha, Koo & Li's for the ICC, Landis & Koch's for the other
+    chance-corrected coefficients (kappas, Scott's pi, Gwet's AC1/AC2, Brennan-Prediger);
+    none for percent agreement, which is not corrected for chance, or for a NaN.
+
+    Reference: Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting
+    intraclass correlation coefficients for reliability research. Journal of Chiropractic
+    Medicine, 15(2), 155-163.
+    """
+    if coefficient == "percent_agreement" or math.isnan(float(value)):
+        return ""
+    if coefficient == "krippendorff_alpha":
+        return apply_bands(value, KRIPPENDORFF_BANDS)
+    if coefficient == "icc":
+        return apply_bands(value, KOO_LI_BANDS)
+    return landis_koch_band(value)

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-import numpy as np
+import pandas as pd
 
 from raterlab.agreement.ratings_file import read_ratings_file
+from raterlab.cli.commands import COMMANDS
+from raterlab.cli.ratings_options import (
+    add_output_arguments,
+    add_unit_argument,
+    names,
+    print_table,
+)
 from raterlab.judges.calibrate import Options
 from raterlab.judges.files import calibrate_files, summary
 
@@ -24,39 +30,29 @@ example:
 """
 
 
-def _names(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "calibrate",
-        help="LLM judges (or metrics) against human ratings: correlations, kappa, human ceiling",
+        help=COMMANDS["calibrate"][1],
         description="Compare each judge's scores with the human ratings of the same units.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("human", help="human ratings file (.csv, .tsv, .jsonl, .json, .parquet)")
     p.add_argument("judges", help="judge scores file (same formats)")
-    p.add_argument(
-        "--unit", type=_names, default=["unit"], help="unit id column(s), comma-separated"
-    )
+    add_unit_argument(p, default=["unit"])
     p.add_argument("--rater", default="rater", help="rater id column of HUMAN")
-    p.add_argument("--fields", type=_names, required=True, help="human fields, comma-separated")
-    p.add_argument("--categorical", type=_names, default=[], help="fields compared by kappa")
+    p.add_argument("--fields", type=names, required=True, help="human fields, comma-separated")
+    p.add_argument("--categorical", type=names, default=[], help="fields compared by kappa")
     p.add_argument("--judge", default="judge", help="judge name column of JUDGES")
     p.add_argument("--score", default="score", help="score column of JUDGES")
     p.add_argument("--field", help="field column of JUDGES (default: every field)")
     p.add_argument("--group", help="column for the group level (e.g. the prompt or document)")
     p.add_argument("--system", help="column for the system level (e.g. the model)")
     p.add_argument("--aggregate", choices=("mean", "median"), default="mean")
-    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument("--long", action="store_true", help="every statistic, one row each")
-    p.add_argument("--ci", action="store_true", help="bootstrap confidence intervals")
-    p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--n-resamples", type=int, default=1000)
     p.add_argument("--epsilon", type=float, default=0.2, help="alternative annotator test margin")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    add_output_arguments(p, ci_default=True)
     p.set_defaults(func=run)
 
 
@@ -88,18 +84,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"raterlab calibrate: error: {error}", file=sys.stderr)
         return 2
-    table = long if args.long else summary(long, args.ci)
-    if args.format == "json":
-        records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
-        print(json.dumps(records, indent=2, default=_plain))
-    elif args.format == "csv":
-        print(table.to_csv(index=False), end="")
-    else:
-        counts = [c for c in ("n", "n_groups") if c in table]
-        table[counts] = table[counts].astype(object).where(table[counts].notna(), "-")
-        print(table.to_string(index=False, float_format="{:.4f}".format, na_rep="-"))
+    print_table(long if args.long else summary(long, args.ci), args.format, _text)
     return 0
 
 
-def _plain(value: object) -> object:
-    return value.item() if isinstance(value, np.generic) else str(value)
+def _text(table: pd.DataFrame) -> str:
+    counts = [c for c in ("n", "n_groups") if c in table]
+    table[counts] = table[counts].astype(object).where(table[counts].notna(), "-")
+    return table.to_string(index=False, float_format="{:.4f}".format, na_rep="-")

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from raterlab.agreement.ratings_file import unit_ids
 from raterlab.judges.calibrate import COLUMNS, Options, calibrate_field
 from raterlab.judges.frames import JudgeInputError, field_inputs
 from raterlab.judges.tables import CORRELATIONS
-
-UNIT_SEPARATOR = "|"
 
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], what: str, option: str) -> None:
@@ -30,7 +29,7 @@ def _require(frame: pd.DataFrame, columns: Sequence[str], what: str, option: str
 
 
 def _unit(frame: pd.DataFrame, columns: Sequence[str]) -> pd.Series:
-    return frame[list(columns)].astype(str).agg(UNIT_SEPARATOR.join, axis=1)
+    return unit_ids(frame, columns).astype(str)
 
 
 def _key_map(

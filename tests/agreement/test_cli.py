@@ -56,8 +56,14 @@ def test_long_file_json(capsys: pytest.CaptureFixture[str], long_csv: Path) -> N
     kappa = records[1]
     assert kappa["estimate"] == pytest.approx(0.4842, abs=5e-5)  # SAS' published value
     assert (kappa["level"], kappa["n_units"], kappa["n_raters"]) == ("nominal", 19, 2)
-    assert kappa["ci_low"] is None and kappa["ci_high"] is None
+    assert kappa["ci_low"] < kappa["estimate"] < kappa["ci_high"]  # intervals by default
+    assert kappa["band"] == "moderate"  # Landis & Koch: .41-.60
     assert {r["field"] for r in records} == {"score", "label"}
+    code, out, _ = run(
+        capsys, long_csv, "--unit", "item", "--rater", "annotator", "--format", "json", "--no-ci"
+    )
+    kappa = json.loads(out)[1]
+    assert kappa["ci_low"] is None and kappa["ci_high"] is None
 
 
 def test_fields_level_coefficients_and_ci(
@@ -106,11 +112,45 @@ def test_table_output_and_notes(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert code == 0
     header, *rows = out.splitlines()
     assert header.split() == [
-        "field", "coefficient", "options", "level", "estimate", "se", "n_units", "n_raters",
-        "note",
+        "field", "coefficient", "options", "level", "estimate", "se", "ci_low", "ci_high",
+        "band", "n_units", "n_raters", "note",
     ]  # fmt: skip
     assert rows[0].split()[:5] == ["rating", "percent_agreement", "nominal", "1.0000", "0.0000"]
-    assert "only one category ('x')" in out  # kappa and alpha are 0/0 here: said, not NaN
+    kappa = next(row for row in rows if row.split()[1] == "cohen_kappa")
+    assert kappa.split()[-1] == "[1]"  # the reason is a footnote, not a column of prose
+    assert "[1] " in out and "only one category ('x')" in out  # 0/0 here: said, not NaN
+
+
+def test_header_only_file_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "empty.csv"
+    path.write_text("unit,rater,score\n")
+    code, out, err = run(capsys, path)
+    assert code == 2 and out == ""
+    assert err == f"raterlab agree: error: {path} holds no ratings (no rows below its header)\n"
+
+
+def test_a_word_among_numbers_is_refused_with_its_row(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "scores.csv"
+    path.write_text("unit,rater,score\nu1,a,1\nu1,b,2\nu2,a,five\nu2,b,5\nu3,a,3\nu3,b,3\n")
+    code, out, err = run(capsys, path, "--level", "ordinal")
+    assert code == 2 and out == ""
+    assert "field 'score'" in err and "row 4, column 'score': 'five'" in err  # spreadsheet row
+    code, out, _ = run(capsys, path, "--categories", "1,2,3,4,5,five", "--format", "json")
+    assert code == 0 and json.loads(out)[0]["n_units"] == 3  # declared: a category, as meant
+
+
+def test_several_unit_columns_name_a_unit(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    path = tmp_path / "systems.csv"
+    path.write_text(
+        "doc,system,rater,score\nd1,A,a,1\nd1,A,b,1\nd1,B,a,5\nd1,B,b,4\nd2,A,a,3\nd2,A,b,3\n"
+    )
+    code, out, _ = run(capsys, path, "--unit", "doc,system", "--format", "json", "--no-ci")
+    assert code == 0
+    assert {r["n_units"] for r in json.loads(out) if r["estimate"] is not None} == {3}
 
 
 @pytest.mark.parametrize(
