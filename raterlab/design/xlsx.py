@@ -37,9 +37,9 @@ from raterlab.design.packets import (
     return_columns,
     template_name,
 )
-from raterlab.label.form import offered_values
 from raterlab.label.items import Item, display, packet_items
 from raterlab.protocol import LikertField, Study
+from raterlab.protocol.answers import answer_values
 from raterlab.settings import Home
 
 SHEETS = ("annotations", "reference", "instructions", "lists")
@@ -78,7 +78,7 @@ def _validation(study: Study, task: str, name: str, lists: Worksheet) -> DataVal
             errorTitle=name,
             showErrorMessage=True,
         )
-    values = offered_values(spec)
+    values = answer_values(spec)
     if not values:
         return None
     column = lists.max_column + 1 if lists.max_row > 1 or lists["A1"].value else 1

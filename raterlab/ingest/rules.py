@@ -15,16 +15,16 @@ import polars as pl
 
 from raterlab.ingest import cells
 from raterlab.protocol import (
+    SKIP_VALUE,
     BinaryField,
     CategoricalField,
-    ConfidenceField,
     LikertField,
     ListField,
     Study,
     Task,
     TextField,
 )
-from raterlab.protocol.fields import CONFIDENCE_LEVELS
+from raterlab.protocol.answers import answers
 from raterlab.protocol.rules import ConditionalRequirement, Constraint
 
 TIME_COLUMN = "time_spent_s"
@@ -41,29 +41,35 @@ class Rule:
 
 
 def _domain_rules(task: Task, name: str) -> list[Rule]:
+    """The rules that a choice field's cell is one of its answers
+    (:func:`raterlab.protocol.answers.answers`, what every front end offers) or empty."""
     spec = task.fields[name]
-    allowed = (
-        cells.empty(name) | cells.skipped(name) if spec.skip is not None else cells.empty(name)
-    )
-
+    offered = answers(spec)
+    codes = [a.code for a in offered if a.code != SKIP_VALUE]
+    skip = len(codes) < len(offered)
+    allowed = cells.empty(name) | cells.skipped(name) if skip else cells.empty(name)
+    or_skip = ", or skip" if skip else ""
     if isinstance(spec, BinaryField):
-        test = cells.binary(name).is_not_null()
-        return [Rule("type", name, f"{name} must be 1 or 0 (yes or no)", allowed | test)]
+        test = cells.binary(name).is_in([float(c) for c in codes]).fill_null(False)
+        words = " or ".join(a.value for a in offered if a.code != SKIP_VALUE)
+        listed = " or ".join(str(c) for c in codes)
+        message = f"{name} must be {listed} ({words}){or_skip}"
+        return [Rule("type", name, message, allowed | test)]
     if isinstance(spec, LikertField):
         whole = cells.whole(name)
-        in_range = cells.number(name).is_between(spec.min, spec.max).fill_null(False)
+        in_range = cells.number(name).is_between(codes[0], codes[-1]).fill_null(False)
         return [
             Rule("type", name, f"{name} must be a whole number", allowed | whole),
             Rule(
                 "range",
                 name,
-                f"{name} must be between {spec.min} and {spec.max}",
+                f"{name} must be between {codes[0]} and {codes[-1]}",
                 ~whole | in_range,
             ),
         ]
-    if isinstance(spec, CategoricalField | ConfidenceField):
-        labels = tuple(spec.labels) if isinstance(spec, CategoricalField) else CONFIDENCE_LEVELS
-        listed = ", ".join(labels) + (", skip" if spec.skip is not None else "")
+    if codes:
+        labels = tuple(str(c) for c in codes)
+        listed = ", ".join(a.value for a in offered)
         test = cells.label(name, labels).is_not_null()
         return [Rule("allowed_values", name, f"{name} must be one of: {listed}", allowed | test)]
     return []

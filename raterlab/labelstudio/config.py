@@ -5,16 +5,21 @@ answer, per field type:
 
 =============  =====================================================================
 binary         ``Choices`` (yes / no)
-likert         ``Rating`` when the scale is 1..max (max <= 10) without anchors or skip, else
-               ``Choices`` with one choice per point, shown with its anchor text and exported
-               as the number (``alias``), and ``skip``; ``Number`` over 10 points
-categorical    ``Choices`` (the labels, and ``skip`` where allowed)
+likert         ``Rating`` when the scale is 1..max (max <= 10) without anchors or skip;
+               ``Number`` (whole numbers) over 10 points without skip; else ``Choices``
+categorical    ``Choices`` (the labels)
 confidence     ``Choices`` (low / medium / high)
 text, list     ``TextArea`` (a list: one entry per submitted box)
 =============  =====================================================================
 
+The choices are the field's answers (:func:`raterlab.protocol.answers.answers`), ``skip``
+last where the field allows it, so an annotation exports exactly the cells ingest accepts: a
+choice shown with other text than its cell (a Likert point's anchor, ``skip / unclear``)
+exports the cell (``alias``).
+
 ``required="true"`` where the study requires the field. A field that only explains a skip is
-shown when that field's ``skip`` is chosen (``visibleWhen``). Rules Label Studio cannot
+shown when that field's ``skip`` is chosen (``visibleWhen``), and is then required (Label
+Studio does not require a control its view hides). Rules Label Studio cannot
 express (conditional requirements, constraints between fields) are checked when the export
 comes back through ingest, like any returned file.
 """
@@ -23,8 +28,8 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from raterlab.label.form import offered_values
 from raterlab.protocol import SKIP_VALUE, LikertField, ListField, Study, TextField
+from raterlab.protocol.answers import answers
 
 OBJECT_PREFIX = "shown_"
 """Object tags are named ``shown_<key>``; control tags by their field name, so an exported
@@ -33,11 +38,13 @@ MAX_RATING = 10
 MAX_CHOICE_POINTS = 10
 
 
-def _control(parent: ET.Element, study: Study, task: str, name: str, to_name: str) -> None:
+def _control(
+    parent: ET.Element, study: Study, task: str, name: str, to_name: str, required: bool
+) -> None:
+    """The question of one field: a header with its description, then its control."""
     spec = study.tasks[task].fields[name]
-    required = "true" if study.tasks[task].is_required(name) else "false"
     ET.SubElement(parent, "Header", value=spec.description or name.replace("_", " "), size="5")
-    common = {"name": name, "toName": to_name, "required": required}
+    common = {"name": name, "toName": to_name, "required": "true" if required else "false"}
     if isinstance(spec, TextField | ListField):
         extra = {"placeholder": "one entry per box"} if isinstance(spec, ListField) else {}
         submissions = {} if isinstance(spec, ListField) else {"maxSubmissions": "1"}
@@ -50,22 +57,36 @@ def _control(parent: ET.Element, study: Study, task: str, name: str, to_name: st
         if not spec.anchors and spec.skip is None and spec.min == 1 and spec.max <= MAX_RATING:
             ET.SubElement(parent, "Rating", **common, maxRating=str(spec.max), icon="star")
             return
-        if points > MAX_CHOICE_POINTS:
-            ET.SubElement(parent, "Number", **common, min=str(spec.min), max=str(spec.max))
+        if points > MAX_CHOICE_POINTS and spec.skip is None:
+            ET.SubElement(
+                parent, "Number", **common, min=str(spec.min), max=str(spec.max), step="1"
+            )
             return
     choices = ET.SubElement(parent, "Choices", **common, choice="single", showInline="true")
-    anchors = spec.anchors if isinstance(spec, LikertField) else {}
-    for value in offered_values(spec):
-        anchor = anchors.get(int(value)) if value.lstrip("-").isdigit() else None
-        if anchor:  # shown with its anchor text, exported as the number (alias)
-            ET.SubElement(choices, "Choice", value=f"{value}: {anchor}", alias=value)
-        else:
-            ET.SubElement(choices, "Choice", value=value)
+    for answer in answers(spec):
+        if answer.label == answer.value:
+            ET.SubElement(choices, "Choice", value=answer.value)
+        else:  # shown as its label, exported as the cell (alias)
+            ET.SubElement(choices, "Choice", value=answer.label, alias=answer.value)
 
 
 def _skip_reasons(study: Study, task: str) -> dict[str, str]:
-    fields = study.tasks[task].fields
-    return {spec.skip.reason: name for name, spec in fields.items() if spec.skip is not None}
+    """Each text field that only explains one field's skip -> that field: shown, and then
+    required, when ``skip`` is chosen. A reason the study requires, that some answer makes
+    required, or that explains several fields' skips is always shown instead (Label Studio
+    shows a box for one choice of one control; ingest checks the rest)."""
+    spec = study.tasks[task]
+    skipped: dict[str, list[str]] = {}
+    for name, field in spec.fields.items():
+        if field.skip is not None:
+            skipped.setdefault(field.skip.reason, []).append(name)
+    return {
+        reason: names[0]
+        for reason, names in skipped.items()
+        if len(names) == 1
+        and not spec.is_required(reason)
+        and not any(reason in rule.require for rule in spec.conditional)
+    }
 
 
 def label_config(study: Study, task: str) -> str:
@@ -80,8 +101,7 @@ def label_config(study: Study, task: str) -> str:
     to_name = f"{OBJECT_PREFIX}{spec.shown[0]}"
     reasons = _skip_reasons(study, task)
     for name in spec.fields:
-        conditional = any(name in rule.require for rule in spec.conditional)
-        if name in reasons and not spec.is_required(name) and not conditional:
+        if name in reasons:
             box = ET.SubElement(
                 view,
                 "View",
@@ -89,8 +109,8 @@ def label_config(study: Study, task: str) -> str:
                 whenTagName=reasons[name],
                 whenChoiceValue=SKIP_VALUE,
             )
-            _control(box, study, task, name, to_name)
+            _control(box, study, task, name, to_name, required=True)
         else:
-            _control(view, study, task, name, to_name)
+            _control(view, study, task, name, to_name, required=spec.is_required(name))
     ET.indent(view)
     return ET.tostring(view, encoding="unicode") + "\n"

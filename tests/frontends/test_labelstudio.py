@@ -7,6 +7,7 @@ import json
 import os
 import urllib.request
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 import pytest
 
@@ -28,9 +29,16 @@ def test_generated_config_passes_label_studios_parser(name):
         parsed = interface(config)
         parsed.validate()  # schema, unique names, toName targets (what the server checks)
         assert {c.name for c in parsed.controls} == set(spec.fields)
+        shown_on_skip = {  # a skip reason, required when its box is shown
+            control.get("name")
+            for box in ET.fromstring(config).iter("View")
+            if box.get("visibleWhen") == "choice-selected"
+            for control in box
+            if control.get("name")
+        }
         for field_name in spec.fields:
             required = parsed.get_control(field_name).attr.get("required") == "true"
-            assert required == spec.is_required(field_name)
+            assert required == (spec.is_required(field_name) or field_name in shown_on_skip)
         broken = config.replace('toName="shown_', 'toName="nowhere_')
         with pytest.raises(Exception, match="nowhere_"):
             interface(broken).validate()  # the parser does reject what the server would
@@ -39,7 +47,7 @@ def test_generated_config_passes_label_studios_parser(name):
 def test_config_choices_and_skip_reason(mini):
     config = label_config(mini, "answer")
     assert '<Choice value="1: bad" alias="1" />' in config
-    assert '<Choice value="skip" />' in config
+    assert '<Choice value="skip / unclear" alias="skip" />' in config
     assert 'visibleWhen="choice-selected" whenTagName="score" whenChoiceValue="skip"' not in (
         config
     )  # notes is also required for a 1 or 5, so it is always shown
