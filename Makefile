@@ -9,7 +9,7 @@ export RATERLAB_HOME ?= $(CURDIR)/.raterlab
 export UV_PYTHON_DOWNLOADS := never
 export DAGSTER_HOME := $(RATERLAB_HOME)/dagster
 
-.PHONY: env test demo ui lint format clean
+.PHONY: env test demo run ui lint format clean
 
 $(UV):
 	$(PYTHON) -m venv $(BOOT)
@@ -34,6 +34,9 @@ format: env
 
 demo: env
 	$(VENV)/bin/python -m pipelines.demo
+
+run: env
+	$(VENV)/bin/python -m pipelines.execute $(JOB) $(STUDY)
 
 ui: env
 	$(VENV)/bin/python -m pipelines.instance
