@@ -20,8 +20,12 @@ rule and value (the ingest's issue format, so the same reports are written):
 
 The file is archived under its content hash first (``archive/<study>/``); a rejected file is
 copied to ``quarantine/<study>/adjudication/<name>__<hash>/`` with ``report.md``,
-``report.json`` and ``issues.csv``. An accepted file's decisions replace any earlier decision
-for the same case and field (an earlier file left with no decision is marked superseded).
+``report.json`` and ``issues.csv``. An accepted file's decisions follow the ratings' version
+rule (:func:`raterlab.ingest.ratings.newer_or_same`; the file's version is its modification
+time capped at its arrival): a decision at least as new as the one in force for the same
+case and field replaces it (the replaced one goes to ``gold.adjudication_history``,
+``change = 'replaced'``; an earlier file left with no decision is marked superseded); an
+older one goes to history instead (``older_than_current``) and the decision in force stays.
 Outcomes go to ``staging.adjudication_files``, issues to ``staging.adjudication_issues``,
 decisions to ``gold.adjudications``, the file to ``raw.returned_files``: all in one
 transaction.
@@ -45,16 +49,17 @@ from raterlab.adjudication.packets import (
 from raterlab.ingest import store
 from raterlab.ingest.audit import pending_files
 from raterlab.ingest.labels import normalised_values
+from raterlab.ingest.ratings import newer_or_same
 from raterlab.ingest.read import ROW, UnreadableFile, read_returned
 from raterlab.ingest.rules import task_rules
-from raterlab.ingest.run import file_report, file_row, receive
+from raterlab.ingest.run import file_report, file_row, receive, version_issues
 from raterlab.ingest.schema import failures
 from raterlab.ingest.validate import ISSUE_COLUMNS, file_issue, issue_rows
 from raterlab.protocol import SKIP_VALUE, Study
 from raterlab.settings import Home
 from raterlab.tables import adjudication as adjudication_tables
 from raterlab.tables import ddl, names
-from raterlab.tables.adjudication import ADJUDICATIONS
+from raterlab.tables.adjudication import ADJUDICATION_HISTORY, ADJUDICATIONS
 
 MIN_RATIONALE = 10
 DOMAIN_RULES = ("type", "range", "allowed_values")
@@ -344,6 +349,8 @@ class AdjudicationResult:
     n_warnings: int = 0
     report: Path | None = None
     superseded: list[str] = field(default_factory=list)
+    n_older: int = 0
+    """Decisions older than the one in force: kept in history, not applied."""
 
 
 def _raters(con: duckdb.DuckDBPyConnection, study: str) -> dict[str, set[str]]:
@@ -383,6 +390,7 @@ def ingest_decisions(
     check = check_file(study, received.archived, key, _raters(con, study.name))
     check.file = received.file
     check.issues["file"] = received.file
+    check.issues = _concat([check.issues, version_issues(received)])
     decisions = _accepted(study, check)
     status = "rejected" if decisions is None or decisions.empty else "accepted"
     report_path = file_report(home, study.name, received, status, check.issues, ADJUDICATION)
@@ -395,9 +403,11 @@ def ingest_decisions(
             source_file=received.file,
             source_sha256=received.sha256,
             decided_at=received.received_at,
+            version_at=received.version_at,
         )
-        superseded.extend(_replace_decisions(con, study.name, received.sha256, rows))
-        return {}
+        replaced, older = _apply_decisions(con, study.name, received.sha256, rows)
+        superseded.extend(replaced)
+        return {"n_older": older}
 
     done = store.commit_file(
         con,
@@ -430,42 +440,74 @@ def ingest_decisions(
         n_warnings,
         report_path,
         superseded,
+        int(done.get("n_older") or 0),
     )
 
 
-def _replace_decisions(
+_MEETS = "a.study = d.study AND a.task = d.task AND a.item_id = d.item_id AND a.field = d.field"
+"""SQL: the decision in force ``a`` for the same case and field as the decision ``d``."""
+
+
+def _apply_decisions(
     con: duckdb.DuckDBPyConnection, study: str, sha256: str, decisions: pd.DataFrame
-) -> list[str]:
-    """Replace earlier decisions for the same case and field (inside the commit's
-    transaction), keeping each replaced one in ``gold.adjudication_history``; returns the
-    files left with no decision, marked superseded."""
-    superseded: list[str] = []
+) -> tuple[list[str], int]:
+    """Apply a file's decisions (inside the commit's transaction) by the ratings' version
+    rule: each at least as new as the decision in force for its case and field replaces it
+    (:func:`_replace_decisions`); each older one goes to history as ``older_than_current``.
+    Returns the files left with no decision (marked superseded) and how many were older."""
     rows = decisions.assign(study=study)[names(ADJUDICATIONS)]
+    con.register("_incoming", rows)
+    try:
+        wins = con.execute(
+            f"""SELECT {newer_or_same("d.version_at", "a.version_at")} AS wins, a.source_file,
+                       a.source_sha256
+                FROM _incoming d LEFT JOIN gold.adjudications a ON {_MEETS}
+                ORDER BY d.source_row""",
+        ).df()
+    finally:
+        con.unregister("_incoming")
+    rows = rows.sort_values("source_row", kind="stable").reset_index(drop=True)
+    win = wins.pop("wins").to_numpy(dtype=bool)
+    older = rows[~win].assign(
+        change="older_than_current",
+        replaced_at=rows["decided_at"][~win],
+        replaced_by_file=wins["source_file"][~win],
+        replaced_by_sha256=wins["source_sha256"][~win],
+    )
+    store.insert(con, ADJUDICATION_HISTORY.name, older)
+    newer = rows[win]
+    return (_replace_decisions(con, study, sha256, newer) if len(newer) else []), len(older)
+
+
+def _replace_decisions(
+    con: duckdb.DuckDBPyConnection, study: str, sha256: str, rows: pd.DataFrame
+) -> list[str]:
+    """Replace the decisions in force for the same case and field as ``rows`` (inside the
+    commit's transaction), keeping each replaced one in ``gold.adjudication_history``;
+    returns the files left with no decision, marked superseded."""
+    superseded: list[str] = []
     con.register("_decided", rows)
     try:
         before = {
             r[0]
             for r in con.execute(
-                """SELECT DISTINCT source_sha256 FROM gold.adjudications a
-                   WHERE study = ? AND EXISTS (SELECT 1 FROM _decided d WHERE
-                   d.task = a.task AND d.item_id = a.item_id AND d.field = a.field)""",
+                f"""SELECT DISTINCT source_sha256 FROM gold.adjudications a
+                   WHERE study = ? AND EXISTS (SELECT 1 FROM _decided d WHERE {_MEETS})""",
                 [study],
             ).fetchall()
         }
         con.execute(
-            """INSERT INTO gold.adjudication_history BY NAME
-               SELECT a.*, now() AS replaced_at,
+            f"""INSERT INTO gold.adjudication_history BY NAME
+               SELECT a.*, 'replaced' AS change, now() AS replaced_at,
                       (SELECT any_value(source_file) FROM _decided) AS replaced_by_file,
                       ? AS replaced_by_sha256
                FROM gold.adjudications a WHERE study = ? AND EXISTS (
-               SELECT 1 FROM _decided d WHERE d.task = a.task
-               AND d.item_id = a.item_id AND d.field = a.field)""",
+               SELECT 1 FROM _decided d WHERE {_MEETS})""",
             [sha256, study],
         )
         con.execute(
-            """DELETE FROM gold.adjudications a WHERE study = ? AND EXISTS (
-               SELECT 1 FROM _decided d WHERE d.task = a.task
-               AND d.item_id = a.item_id AND d.field = a.field)""",
+            f"""DELETE FROM gold.adjudications a WHERE study = ? AND EXISTS (
+               SELECT 1 FROM _decided d WHERE {_MEETS})""",
             [study],
         )
         con.execute("INSERT INTO gold.adjudications BY NAME SELECT * FROM _decided")

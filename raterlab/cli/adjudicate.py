@@ -125,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
                 line = f"{r.file}: {r.status}"
                 if r.status == "accepted":
                     line += f", {r.n_decisions} decision(s)"
+                    if r.n_older:
+                        line += f" ({r.n_older} older than the decision in force: kept in history)"
                 elif r.status == "rejected":
                     line += f", {r.n_errors} error(s); report: {r.report}"
                 print(line)

@@ -24,6 +24,10 @@ _DECISION = (
     f.SOURCE_SHA256.described("Content hash of that file (its archived copy's name)."),
     f.SOURCE_ROW.described("Spreadsheet row (header = 1) or JSONL line of the decision."),
     Column("decided_at", f.TIMESTAMPTZ, "When the decision was ingested."),
+    f.VERSION_AT.described(
+        "Version of the decisions file (its modification time, capped at arrival): a newer "
+        "decision replaces this one, an older one does not."
+    ),
 )
 
 ADJUDICATIONS = Table(
@@ -37,17 +41,25 @@ ADJUDICATIONS = Table(
 
 ADJUDICATION_HISTORY = Table(
     "gold.adjudication_history",
-    "Every decision a later decisions file replaced, as it was.",
-    grain="decision a later decision replaced",
+    "Every decision no longer in force: replaced by a newer one, or older than the one in "
+    "force when it arrived.",
+    grain="decision no longer in force",
     written_by="adjudications",
     columns=(
         *_DECISION,
-        f.REPLACED_AT.described("When a later decision on the same item and field came in."),
-        f.REPLACED_BY_FILE.described("The decisions file that replaced this decision."),
+        Column(
+            "change",
+            f.VARCHAR,
+            "Why: `replaced` (a newer decision came in) or `older_than_current` (it arrived "
+            "after a newer decision); NULL in warehouses written before this column.",
+        ),
+        f.REPLACED_AT.described("When the decision that replaced (or outranked) it came in."),
+        f.REPLACED_BY_FILE.described("The decisions file whose decision is in force instead."),
         f.REPLACED_BY_SHA256,
     ),
-    details="Same study, task, item and field as the decision that replaced it, with when and "
-    "by which file it was replaced. `gold.adjudications` holds only the current decision.",
+    details="Same study, task, item and field as the decision in force instead, with when and "
+    "by which file. Decisions follow the ratings' version rule: the newer file wins, a tie "
+    "goes to the one that arrives later. `gold.adjudications` holds only the current decision.",
 )
 
 ADJUDICATION_FILES = Table(
@@ -64,6 +76,11 @@ ADJUDICATION_FILES = Table(
         f.STATUS,
         f.N_ROWS,
         Column("n_decisions", f.BIGINT, "Decisions the file gave."),
+        Column(
+            "n_older",
+            f.BIGINT,
+            "Of them, decisions older than the one in force (kept in history, not applied).",
+        ),
         f.N_ERRORS,
         f.N_WARNINGS,
         f.REPORT,
