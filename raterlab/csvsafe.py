@@ -39,7 +39,10 @@ def restore(text: str) -> str:
 
 
 def restore_column(values: pd.Series) -> pd.Series:
-    """:func:`restore` of a text column (vectorised; missing cells stay missing)."""
+    """:func:`restore` of a text column (vectorised; missing cells stay missing; a column
+    that holds no text is returned as it is)."""
+    if not is_string_dtype(values):
+        return values
     quoted = values.str.startswith(_QUOTED, na=False)
     return values.mask(quoted, values.str.slice(1)) if quoted.any() else values
 

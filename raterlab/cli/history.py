@@ -8,6 +8,7 @@ import argparse
 from datetime import UTC, datetime
 
 from raterlab import warehouse
+from raterlab.csvsafe import csv_text
 from raterlab.ingest import ratings, store
 from raterlab.protocol import StudyError, load_study
 from raterlab.settings import Home, studies_dir
@@ -34,7 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     history.add_argument("--study", required=True)
     history.add_argument("--annotator", help="only this annotator's ratings")
     history.add_argument("--item", help="only this item (an item id or a packet token)")
-    history.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    history.add_argument(
+        "--csv",
+        action="store_true",
+        help="print CSV instead of a table (cells a spreadsheet would run are neutralised)",
+    )
     history.set_defaults(func=run_history)
     withdraw = sub.add_parser(
         "withdraw", help="withdraw an annotator's rating of an item (kept in history)"
@@ -60,7 +65,7 @@ def run_history(args: argparse.Namespace) -> int:
         print("no rating matches")
         return 1
     rows = rows[list(SHOWN)]
-    print(rows.to_csv(index=False) if args.csv else rows.to_string(index=False))
+    print(csv_text(rows), end="") if args.csv else print(rows.to_string(index=False))
     return 0
 
 

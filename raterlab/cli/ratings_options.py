@@ -10,6 +10,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from raterlab.csvsafe import csv_text
+
 
 def names(text: str) -> list[str]:
     """``a, b,c`` -> ``["a", "b", "c"]``."""
@@ -43,12 +45,13 @@ def add_output_arguments(parser: argparse.ArgumentParser, ci_default: bool) -> N
 def print_table(
     table: pd.DataFrame, output: str, show: Callable[[pd.DataFrame], str] | None = None
 ) -> None:
-    """``table`` as JSON records, CSV, or text (``show``, else pandas' own)."""
+    """``table`` as JSON records, CSV (neutralised for spreadsheets: rater and field names
+    come from the file read), or text (``show``, else pandas' own)."""
     if output == "json":
         records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
         print(json.dumps(records, indent=2, default=_plain))
     elif output == "csv":
-        print(table.to_csv(index=False), end="")
+        print(csv_text(table), end="")
     else:
         print(show(table) if show else table.to_string(index=False, na_rep="-"))
 

@@ -3,7 +3,8 @@ file with what to read for each token, the instructions and the study's guide.
 
 Only a task's ``shown`` keys ever leave the warehouse. Every CSV cell that a spreadsheet
 would read as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return)
-is prefixed with ``'`` (OWASP's CSV-injection advice).
+is prefixed with ``'`` (OWASP's CSV-injection advice; :mod:`raterlab.csvsafe`), which the
+reader of returned files takes off again.
 """
 
 from __future__ import annotations
@@ -18,20 +19,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from raterlab.csvsafe import neutralise
 from raterlab.design.instructions import packet_instructions
 from raterlab.protocol import Study
 
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 FIXED_COLUMNS = ("annotator_id", "item")
 TRAILING_COLUMNS = ("time_spent_s",)
 MANIFEST = "packet.json"
 FILE_COLUMNS = ("annotator_id", "batch", "round", "task", "file", "kind", "n_rows", "sha256")
-
-
-def neutralise(cell: object) -> str:
-    """A cell's text, made inert for spreadsheets (a leading ``'`` before formula characters)."""
-    text = "" if cell is None else str(cell)
-    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
 
 
 def template_columns(study: Study, task: str) -> list[str]:

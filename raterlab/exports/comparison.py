@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from raterlab.comparison.plot import comparison_plot
+from raterlab.csvsafe import write_csv
 from raterlab.exports.bundle import ExportBundle
 
 
@@ -25,7 +26,7 @@ def comparison_files(bundle: ExportBundle, folder: Path) -> list[Path]:
     out = folder / "comparison"
     out.mkdir(parents=True, exist_ok=True)
     files = [out / "condition_comparison.csv", out / "condition_means.csv"]
-    table.to_csv(files[0], index=False)
-    means.to_csv(files[1], index=False)
+    write_csv(table, files[0])
+    write_csv(means, files[1])
     plot = comparison_plot(study.title, table, out / "condition_comparison.png")
     return [*files, *([plot] if plot else [])]

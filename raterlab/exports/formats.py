@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from raterlab.agreement import AgreementUndefined, cohen_kappa, fleiss_kappa
+from raterlab.csvsafe import write_csv
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.exports.bundle import ExportBundle
 from raterlab.metrics import compute_metrics
@@ -520,8 +521,7 @@ def system_metrics(bundle: ExportBundle, folder: Path) -> list[Path]:
     {estimate, ci: [low, high], interval, n, successes, n_clusters, task, field, k}}}}}``."""
     frame = compute_metrics(bundle.study, bundle.items, bundle.consensus, bundle.exported_at)
     csv_path = folder / "metrics.csv"
-    csv_path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(csv_path, index=False)
+    write_csv(frame, csv_path)
     systems: dict = {}
     for r in frame.itertuples(index=False):
         family = systems.setdefault(r.system, {}).setdefault(r.family, {})

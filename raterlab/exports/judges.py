@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from raterlab.csvsafe import write_csv
 from raterlab.exports.bundle import ExportBundle
 from raterlab.judges.plot import HEADLINE_COLUMNS, calibration_plot, headline
 
@@ -53,7 +54,7 @@ def judge_calibration(bundle: ExportBundle, folder: Path) -> list[Path]:
     paths = []
     for name, frame in (("judge_calibration", calibration), ("judge_weights", weights)):
         path = target / f"{name}.csv"
-        frame.drop(columns=["computed_at"], errors="ignore").to_csv(path, index=False)
+        write_csv(frame.drop(columns=["computed_at"], errors="ignore"), path)
         paths.append(path)
     document = {
         "study": bundle.study.name,

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 import polars as pl
-from pandas.api.types import is_numeric_dtype, is_string_dtype
 
-from raterlab.design.packets import FORMULA_PREFIXES, neutralise
+from raterlab.csvsafe import for_people
 
 EXAMPLES_PER_RULE = 5
 FOLDER_NAME_BYTES = 100
@@ -26,31 +25,6 @@ def report_folder(file: str, sha256: str) -> str:
     """The folder name of a file's report: ``<name without suffix, shortened>__<hash>``."""
     stem = Path(file).stem.encode()[:FOLDER_NAME_BYTES].decode(errors="ignore")
     return f"{stem}__{sha256[:8]}"
-
-
-def for_people(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with every text cell made inert for spreadsheets (the packet writer's
-    :func:`~raterlab.design.packets.neutralise`: a leading ``'`` before ``=``, ``+``, ``-``,
-    ``@``...), for a CSV that a person opens. The warehouse keeps the raw values."""
-    out = frame.copy()
-    for column in out.columns:
-        values = out[column]
-        if is_numeric_dtype(values):
-            continue
-        if is_string_dtype(values):  # text or missing: one vectorised test, no per-cell call
-            formula = values.str.startswith(FORMULA_PREFIXES, na=False)
-            out[column] = values.mask(formula, "'" + values)
-        else:
-            out[column] = values.map(_inert)
-    return out
-
-
-def _inert(value: object) -> object:
-    """One cell for :func:`for_people`: missing stays missing; text, and values that are
-    written as text (a list of list-field entries), are neutralised."""
-    if pd.api.types.is_scalar(value) and pd.isna(value):
-        return value
-    return neutralise(value)
 
 
 def summarise(issues: pd.DataFrame) -> pd.DataFrame:
@@ -119,7 +93,8 @@ def markdown(report: dict) -> str:
 
 
 def write_report(folder: Path, report: dict, issues: pd.DataFrame) -> dict[str, Path]:
-    """``report.json``, ``report.md`` and ``issues.csv`` (neutralised, see :func:`for_people`)
+    """``report.json``, ``report.md`` and ``issues.csv`` (neutralised:
+    :func:`raterlab.csvsafe.for_people`)
     in ``folder``; returns their paths."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.ratings_file import RatingsFileError, read_ratings_file
+from raterlab.csvsafe import restore_column, write_csv
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 
 VERDICT_COLUMNS = (
@@ -230,16 +231,13 @@ def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.Da
 
 
 def store_imported(verdicts: pd.DataFrame, folder: Path) -> list[Path]:
-    """Write each judge's rows to ``folder/<judge>.csv`` (replacing that judge's file)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for judge, rows in verdicts.groupby("judge", sort=True):
-        path = folder / f"{judge}.csv"
-        partial = path.with_suffix(".csv.partial")
-        rows.to_csv(partial, index=False)
-        partial.replace(path)
-        written.append(path)
-    return written
+    """Write each judge's rows to ``folder/<judge>.csv`` (replacing that judge's file),
+    neutralised for spreadsheets (a rationale is model text); :func:`imported_verdicts`
+    reads them back as they were."""
+    return [
+        write_csv(rows, folder / f"{judge}.csv")
+        for judge, rows in verdicts.groupby("judge", sort=True)
+    ]
 
 
 def imported_verdicts(folder: Path) -> pd.DataFrame:
@@ -250,4 +248,6 @@ def imported_verdicts(folder: Path) -> pd.DataFrame:
     text = {c: str for c in VERDICT_COLUMNS if c != "confidence"}
     frames = [pd.read_csv(f, dtype=text, keep_default_na=False, na_values=[""]) for f in files]
     rows = pd.concat(frames, ignore_index=True).reindex(columns=list(VERDICT_COLUMNS))
+    for column in text:
+        rows[column] = restore_column(rows[column])
     return _frame(list(rows.itertuples(index=False)))

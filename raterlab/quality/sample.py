@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from raterlab.ingest.report import for_people
+from raterlab.csvsafe import write_csv
 from raterlab.protocol import Study
 
 PROVENANCE = ("annotator_id", "task", "item_id", "round", "batch", "source_file")
@@ -94,9 +94,4 @@ def pi_sample(
 def write_pi_sample(sample: pd.DataFrame, folder: Path) -> Path:
     """Write ``pi_sample.csv`` into ``folder`` (created), replacing any earlier one; text
     cells are neutralised for spreadsheets (a note ``=HYPERLINK(...)`` is shown, not run)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "pi_sample.csv"
-    partial = path.with_name(path.name + ".partial")
-    for_people(sample).to_csv(partial, index=False)
-    partial.replace(path)
-    return path
+    return write_csv(sample, folder / "pi_sample.csv")
