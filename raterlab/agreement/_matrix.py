@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -31,6 +31,10 @@ __all__ = ["AgreementUndefined", "Ratings", "as_ratings"]
 
 # Largest value range mapped through a lookup table instead of a sort (integer ratings).
 _LOOKUP_RANGE = 1 << 20
+# Largest scale tallied by comparing each rater's codes with each category in turn (q passes
+# over one byte per rating, vectorized); larger scales are tallied by one bincount, whose
+# cost does not grow with q but is about 40 such passes.
+COMPARE_CATEGORIES = 32
 
 
 class AgreementUndefined(ValueError):
@@ -62,36 +66,86 @@ def _label(value: object) -> object:
     return value
 
 
+def code_dtype(n_categories: int) -> np.dtype:
+    """The smallest signed integer type holding the codes -1 .. n_categories - 1."""
+    return np.result_type(np.int8, np.min_scalar_type(max(n_categories - 1, 0)))
+
+
+def tally(columns: np.ndarray, n_categories: int) -> np.ndarray:
+    """``t[c, i]``: how many raters put unit i in category c, from rater-major ``columns``
+    (codes, -1 missing), as the smallest unsigned type holding the number of raters."""
+    n_raters, n_units = columns.shape
+    dtype = np.min_scalar_type(n_raters)
+    if n_categories <= COMPARE_CATEGORIES:
+        out = np.zeros((n_categories, n_units), dtype)
+        for column in columns:
+            for c in range(n_categories):
+                out[c] += column == c
+        return out
+    keys = columns.astype(np.intp) * n_units + np.arange(n_units)
+    keys[columns < 0] = n_categories * n_units
+    flat = np.bincount(keys.ravel(), minlength=n_categories * n_units + 1)[:-1]
+    return flat.reshape(n_categories, n_units).astype(dtype)
+
+
 @dataclass(frozen=True)
 class Ratings:
-    """A validated ratings matrix.
+    """A validated ratings matrix, coded once.
 
-    ``codes[i, j]`` is the index in ``categories`` of rater ``j``'s rating of unit ``i``,
-    or -1 when missing. ``scores`` holds a number per category (see module docstring), or is
-    ``None`` for undeclared text labels.
+    ``columns[j, i]`` is the index in ``categories`` of rater ``j``'s rating of unit ``i``,
+    or -1 when missing: rater-major, in the smallest signed integer type that holds the
+    codes (one byte for up to 127 categories), so a pass over the ratings reads few bytes.
+    ``scores`` holds a number per category (see module docstring), or is ``None`` for
+    undeclared text labels. ``known_tallies`` is :attr:`tallies` when the coding already
+    computed it (it is then not computed again).
     """
 
-    codes: np.ndarray
+    columns: np.ndarray
     categories: tuple[object, ...]
     scores: np.ndarray | None
     raters: pd.Index
+    known_tallies: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_units(self) -> int:
-        return self.codes.shape[0]
+        return self.columns.shape[1]
 
     @property
     def n_raters(self) -> int:
-        return self.codes.shape[1]
+        return self.columns.shape[0]
 
     @property
     def n_categories(self) -> int:
         return len(self.categories)
 
     @cached_property
+    def codes(self) -> np.ndarray:
+        """``(n_units, n_raters)`` int64 codes, -1 missing (units x raters, as given)."""
+        return np.ascontiguousarray(self.columns.T, dtype=np.int64)
+
+    @cached_property
     def rated(self) -> np.ndarray:
         """Number of ratings of each unit."""
-        return _row_counts(self.codes >= 0)
+        return _rated(self.columns)
+
+    @cached_property
+    def tallies(self) -> np.ndarray:
+        """``(n_categories, n_units)``: how many raters put each unit in each category."""
+        if self.known_tallies is not None:
+            return self.known_tallies
+        return tally(self.columns, self.n_categories)
+
+    @cached_property
+    def pair_table(self) -> np.ndarray:
+        """``q x q`` counts of the units the first rater put in k and the second in l, over
+        the units both rated (the contingency table of two raters)."""
+        first, second = self.columns[0], self.columns[1]
+        if self.rated.min() < 2:
+            both = (first >= 0) & (second >= 0)
+            first, second = first[both], second[both]
+        q = self.n_categories
+        keys = first.astype(np.intp) * q + second
+        return np.bincount(keys, minlength=q * q).reshape(q, q)
 
     def scale_scores(self, purpose: str) -> np.ndarray:
         """Scores of the categories, or a ``ValueError`` naming ``purpose`` if there are none."""
@@ -105,10 +159,7 @@ class Ratings:
 
     def count_matrix(self) -> np.ndarray:
         """``(n_units, n_categories)`` matrix of how many raters put each unit in each category."""
-        flat = np.bincount(
-            self._cell_keys().ravel(), minlength=self.n_units * self.n_categories + 1
-        )
-        return flat[:-1].reshape(self.n_units, self.n_categories).astype(float)
+        return np.ascontiguousarray(self.tallies.T, dtype=float)
 
     def unit_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Sparse form of :meth:`count_matrix`: ``(unit, category, count)`` for nonzero counts.
@@ -133,9 +184,10 @@ class Ratings:
                 f"these ratings have {self.n_raters} rater(s) with any rating."
             )
 
-    def require_categories(self, coefficient: str, codes: np.ndarray) -> None:
-        """Raise unless ``codes`` hold at least two distinct categories (else chance = 1)."""
-        observed = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=self.n_categories))
+    def require_categories(self, coefficient: str, used: np.ndarray) -> None:
+        """Raise unless ``used`` (a count per category) has two nonzero entries (else
+        chance agreement = 1)."""
+        observed = np.flatnonzero(used)
         if observed.size < 2:
             only = repr(self.categories[observed[0]]) if observed.size else "none"
             raise AgreementUndefined(
@@ -145,9 +197,12 @@ class Ratings:
             )
 
 
-def _row_counts(mask: np.ndarray) -> np.ndarray:
-    """``mask.sum(axis=1)`` as a matrix product (row reductions over few columns are slow)."""
-    return mask.view(np.uint8) @ np.ones(mask.shape[1], dtype=np.int64)
+def _rated(columns: np.ndarray) -> np.ndarray:
+    """Ratings per unit of rater-major ``columns`` (int64, one pass of bytes per rater)."""
+    rated = np.zeros(columns.shape[1], np.min_scalar_type(columns.shape[0]))
+    for column in columns:
+        rated += column >= 0
+    return rated.astype(np.int64)
 
 
 def _frame_values(frame: pd.DataFrame) -> np.ndarray:
@@ -194,8 +249,56 @@ def _map_to_scale(value_keys: list[Key], scale_keys: list[Key]) -> np.ndarray:
     return np.array([position[key] for key in value_keys], dtype=np.int64)
 
 
+def _integer_offsets(values: np.ndarray, missing: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Rater-major offsets ``value - min`` (-1 missing) and the minimum, when every value is
+    an integer and their range is below :data:`_LOOKUP_RANGE`; else ``None``."""
+    low, high = np.fmin.reduce(values, axis=None), np.fmax.reduce(values, axis=None)
+    if not high - low < _LOOKUP_RANGE:  # also False for NaN (no value) and infinities
+        return None
+    with np.errstate(invalid="ignore"):  # missing cells cast to arbitrary integers
+        shifted = values - low
+        offsets = shifted.astype(code_dtype(int(high - low) + 1))
+    if not np.array_equal(offsets != shifted, missing):  # a fraction did not round-trip
+        return None
+    np.copyto(offsets, -1, where=missing)
+    return np.ascontiguousarray(offsets.T), float(low)
+
+
+def _drop_empty(columns: np.ndarray, raters: pd.Index) -> tuple[np.ndarray, pd.Index]:
+    """Rater-major codes without the units and raters that have no rating."""
+    keep_raters = np.array([column.max(initial=-1) >= 0 for column in columns], dtype=bool)
+    if not keep_raters.all():
+        columns, raters = columns[keep_raters], raters[keep_raters]
+    keep_units = _rated(columns) > 0
+    if not keep_units.all():
+        columns = columns[:, keep_units]
+    return columns, raters
+
+
+def _from_offsets(columns: np.ndarray, low: float, raters: pd.Index) -> Ratings:
+    """Ratings of integer offsets from ``low``: the scale is the offsets that occur."""
+    columns, raters = _drop_empty(columns, raters)
+    span = int(columns.max()) + 1
+    tallies = tally(columns, span) if span <= COMPARE_CATEGORIES else None
+    if tallies is not None:
+        present = tallies.any(axis=1)
+    else:
+        present = np.bincount(columns[columns >= 0], minlength=span) > 0
+    if not present.all():
+        lookup = np.append(np.cumsum(present) - 1, -1).astype(columns.dtype)
+        columns = lookup[columns]  # -1 (missing) indexes the appended -1
+        tallies = tallies[present] if tallies is not None else None
+    distinct = low + np.flatnonzero(present)
+    scale = tuple(_label(v) for v in distinct)
+    return Ratings(columns, scale, distinct, raters, known_tallies=tallies)
+
+
 def as_ratings(ratings: object, categories: Sequence[object] | None = None) -> Ratings:
-    """Validate a units x raters matrix and code it on its scale (see module docstring)."""
+    """Validate a units x raters matrix and code it on its scale (see module docstring).
+
+    Integer ratings with a small range (the common case: a Likert scale as numbers) are
+    coded by one subtraction and a cast; other values by a sort or a hash of the values.
+    """
     if isinstance(ratings, Ratings):
         return ratings
     values = _frame_values(ratings) if isinstance(ratings, pd.DataFrame) else np.asarray(ratings)
@@ -211,16 +314,13 @@ def as_ratings(ratings: object, categories: Sequence[object] | None = None) -> R
     if numeric:
         values = np.asarray(values, dtype=float)
         missing = np.isnan(values)
+        if categories is None:
+            offsets = _integer_offsets(values, missing)
+            if offsets is not None:
+                return _from_offsets(*offsets, raters)
     else:
         values = values.astype(object)
         missing = pd.isna(values) | (values == "")
-
-    keep_units = _row_counts(missing) < missing.shape[1]
-    keep_raters = ~missing.all(axis=0)
-    if not (keep_units.all() and keep_raters.all()):
-        values = values[np.ix_(keep_units, keep_raters)]
-        missing = missing[np.ix_(keep_units, keep_raters)]
-        raters = raters[keep_raters]
     present = values[~missing]
 
     if numeric and categories is None:
@@ -249,6 +349,7 @@ def as_ratings(ratings: object, categories: Sequence[object] | None = None) -> R
             scores = np.array([v for _, v in scale_keys], dtype=float) if numeric_scale else None
         codes = _map_to_scale(value_keys, scale_keys)[value_codes]
 
-    matrix = np.full(values.shape, -1, dtype=np.int64)
+    matrix = np.full(values.shape, -1, dtype=code_dtype(len(scale)))
     matrix[~missing] = codes
-    return Ratings(codes=matrix, categories=scale, scores=scores, raters=raters)
+    columns, raters = _drop_empty(np.ascontiguousarray(matrix.T), raters)
+    return Ratings(columns=columns, categories=scale, scores=scores, raters=raters)

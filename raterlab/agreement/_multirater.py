@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from raterlab.agreement._matrix import AgreementUndefined, Ratings
-from raterlab.agreement._stats import AgreementResult, UnitStatistic, divide
+from raterlab.agreement._stats import AgreementResult, UnitStatistic, divide, finite
 
 
 def _chance(pi: np.ndarray, weights: np.ndarray, chance: str) -> np.ndarray:
@@ -63,7 +63,7 @@ def validate(r: Ratings, coefficient: str, chance: str) -> None:
             "every unit has a single rating."
         )
     if chance == "fleiss":
-        r.require_categories(coefficient, r.codes)
+        r.require_categories(coefficient, r.tallies.sum(axis=1))
     elif chance in ("gwet", "uniform") and r.n_categories < 2:
         raise AgreementUndefined(
             f"{coefficient} is undefined on a one-category scale "
@@ -71,27 +71,36 @@ def validate(r: Ratings, coefficient: str, chance: str) -> None:
         )
 
 
-def multirater_result(
-    name: str, r: Ratings, weights: np.ndarray, chance: str, statistic: UnitStatistic
-) -> AgreementResult:
-    """Estimate with ``p_a``, ``p_e`` and Gwet's linearised standard error."""
-    values = statistic.values
+def _unit_parts(r: Ratings, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(p_a|i [r_i >= 2], [r_i >= 2], r_ik / r_i)``, the last as a ``q x units`` array,
+    from the tallies (the columns of :func:`multirater_statistic`, without stacking them)."""
+    counts = r.tallies.astype(float)
+    rated = r.rated.astype(float)
+    paired = rated >= 2
+    agreement = np.ones(r.n_categories) @ (counts * (weights @ counts - 1))
+    pa_unit = agreement / np.maximum(rated * (rated - 1), 1) * paired
+    return pa_unit, paired, counts / rated
+
+
+def multirater_result(name: str, r: Ratings, weights: np.ndarray, chance: str) -> AgreementResult:
+    """Estimate with ``p_a``, ``p_e`` and Gwet's linearised standard error, from the tallies
+    (the totals of :func:`multirater_statistic`, computed without its per-unit columns)."""
+    pa_unit, paired, shares = _unit_parts(r, weights)
     n = r.n_units
-    paired = values[:, 1].astype(bool)
     n2 = int(paired.sum())
-    pa = values[paired, 0].mean()
-    pi = values[:, 3:].mean(axis=0)
+    pa = pa_unit.sum() / n2
+    pi = shares.sum(axis=1) / n
     pe = float(_chance(pi, weights, chance))
-    coefficient = statistic.estimate()
+    coefficient = finite(float(divide(pa - pe, 1 - pe)))
 
     q = r.n_categories
     if chance == "fleiss":
-        pe_unit = values[:, 3:] @ ((weights + weights.T) / 2 @ pi)
+        pe_unit = ((weights + weights.T) / 2 @ pi) @ shares
     elif chance == "gwet":
-        pe_unit = weights.sum() / (q * (q - 1)) * (values[:, 3:] @ (1 - pi))
+        pe_unit = weights.sum() / (q * (q - 1)) * ((1 - pi) @ shares)
     else:
         pe_unit = np.full(n, pe)
-    unit = (n / n2) * (values[:, 0] - pe * paired) / (1 - pe)
+    unit = (n / n2) * (pa_unit - pe * paired) / (1 - pe)
     unit -= 2 * (1 - coefficient) * (pe_unit - pe) / (1 - pe)
     se = float(np.sqrt(((unit - coefficient) ** 2).sum() / (n * (n - 1)))) if n > 1 else None
     return AgreementResult(name, coefficient, n2, r.n_raters, float(pa), pe, se)

@@ -6,12 +6,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from raterlab.agreement._matrix import AgreementUndefined, Ratings, as_ratings
+from raterlab.agreement._matrix import COMPARE_CATEGORIES, AgreementUndefined, Ratings, as_ratings
 from raterlab.agreement._stats import (
     DENSE_CELLS,
     AgreementResult,
     UnitStatistic,
     divide,
+    finite,
     unit_columns,
 )
 
@@ -47,6 +48,50 @@ def _ratio_delta(x: np.ndarray) -> np.ndarray:
     return np.where(total == 0, 0.0, divide(x[:, None] - x[None, :], total) ** 2)
 
 
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}; got {level!r}")
+
+
+def _check_scores(r: Ratings, level: str) -> None:
+    """Raise unless the categories have the scores that ``level`` needs."""
+    if level != "nominal":
+        scores = r.scale_scores(f"{level} alpha")
+        if level == "ratio" and (scores < 0).any():
+            raise ValueError(
+                "ratio alpha needs non-negative values (a ratio scale has a true zero)"
+            )
+
+
+def _delta(level: str, marginals: np.ndarray, scores: np.ndarray | None) -> np.ndarray:
+    """The ``q x q`` metric ``delta^2`` of ``level`` (ordinal: on the ``marginals``)."""
+    if level == "nominal":
+        return 1 - np.eye(marginals.size)
+    if level == "ordinal":
+        return _ordinal_delta(marginals)
+    assert scores is not None  # checked by _check_scores
+    if level == "interval":
+        return (scores[:, None] - scores[None, :]) ** 2
+    return _ratio_delta(scores)
+
+
+def _coincidences(r: Ratings, pairable: np.ndarray) -> np.ndarray:
+    """The coincidence matrix ``o_ck = sum_u n_uc (n_uk - [c = k]) / (m_u - 1)`` over the
+    pairable units, from the ``q x units`` tallies ``n`` (one product of them)."""
+    n = r.tallies.astype(float)
+    scaled = n * np.where(pairable, 1 / np.maximum(r.rated - 1, 1), 0.0)
+    o = scaled @ n.T
+    o[np.diag_indices_from(o)] -= scaled.sum(axis=1)
+    return o
+
+
+def _alpha_from_coincidences(o: np.ndarray, level: str, scores: np.ndarray | None) -> float:
+    """``1 - (n.. - 1) sum o_ck delta_ck / sum n_c n_k delta_ck``."""
+    marginals = o.sum(axis=1)
+    delta = _delta(level, marginals, scores)
+    return float(_alpha((o * delta).sum(), marginals.sum(), marginals @ delta @ marginals))
+
+
 def alpha_statistic(
     ratings: object, level: str = "nominal", categories: Sequence[object] | None = None
 ) -> UnitStatistic:
@@ -56,18 +101,12 @@ def alpha_statistic(
     ratio: ``[d_u, n_u1 .. n_uq]``, the unit's observed disagreement and value counts. Ordinal:
     the unit's coincidences ``o_u`` (``q^2`` values), as the metric depends on the marginals.
     """
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {LEVELS}; got {level!r}")
+    _check_level(level)
     r = as_ratings(ratings, categories)
     pairable = _validate(r)
     if level == "interval":
         return _interval_statistic(r, pairable)
-    if level != "nominal":
-        scores = r.scale_scores(f"{level} alpha")
-        if level == "ratio" and (scores < 0).any():
-            raise ValueError(
-                "ratio alpha needs non-negative values (a ratio scale has a true zero)"
-            )
+    _check_scores(r, level)
     if r.n_units * r.n_categories**2 <= DENSE_CELLS:
         return _dense_statistic(r, level, pairable)
     return _sparse_statistic(r, level, pairable)
@@ -167,8 +206,8 @@ def _combine_ordinal(q: int) -> Callable[[np.ndarray], np.ndarray]:
     return combine
 
 
-def _validate(r: Ratings) -> np.ndarray:
-    """Raise if alpha is undefined; return the mask of pairable units (two or more values)."""
+def _pairable(r: Ratings) -> np.ndarray:
+    """The mask of pairable units (two or more values); raise if there is none."""
     r.require_raters("Krippendorff's alpha")
     pairable = r.rated >= 2
     if not pairable.any():
@@ -176,7 +215,14 @@ def _validate(r: Ratings) -> np.ndarray:
             "Krippendorff's alpha needs at least one unit with two or more ratings; "
             "every unit has a single rating."
         )
-    r.require_categories("Krippendorff's alpha", r.codes[pairable])
+    return pairable
+
+
+def _validate(r: Ratings) -> np.ndarray:
+    """Raise if alpha is undefined; return the mask of pairable units (two or more values)."""
+    pairable = _pairable(r)
+    used = np.bincount(r.codes[pairable].ravel() + 1, minlength=r.n_categories + 1)[1:]
+    r.require_categories("Krippendorff's alpha", used)
     return pairable
 
 
@@ -222,7 +268,15 @@ def krippendorff_alpha(
     Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard reliability
     measure for coding data. Communication Methods and Measures, 1(1), 77-89.
     """
+    _check_level(level)
     r = as_ratings(ratings, categories)
-    statistic = alpha_statistic(r, level)
-    pairable = int((r.rated >= 2).sum())
-    return AgreementResult("krippendorff_alpha", statistic.estimate(), pairable, r.n_raters)
+    if r.n_categories > COMPARE_CATEGORIES:  # many distinct values: no q x units tallies
+        estimate = alpha_statistic(r, level).estimate()
+    else:
+        pairable = _pairable(r)
+        o = _coincidences(r, pairable)
+        r.require_categories("Krippendorff's alpha", o.sum(axis=1))
+        _check_scores(r, level)
+        estimate = finite(_alpha_from_coincidences(o, level, r.scores))
+    pairable_units = int((r.rated >= 2).sum())
+    return AgreementResult("krippendorff_alpha", estimate, pairable_units, r.n_raters)

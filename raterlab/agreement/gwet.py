@@ -27,6 +27,19 @@ __all__ = [
 ]
 
 
+def _ratings(
+    ratings: object,
+    categories: Sequence[object] | None,
+    weights: str | None,
+    chance: str,
+    name: str,
+) -> tuple[Ratings, np.ndarray]:
+    """The validated ratings and the weight matrix."""
+    r = as_ratings(ratings, categories)
+    validate(r, name, chance)
+    return r, weight_matrix(weights, r, name)
+
+
 def _statistic(
     ratings: object,
     categories: Sequence[object] | None,
@@ -34,9 +47,7 @@ def _statistic(
     chance: str,
     name: str,
 ) -> tuple[UnitStatistic, Ratings, np.ndarray]:
-    r = as_ratings(ratings, categories)
-    validate(r, name, chance)
-    w = weight_matrix(weights, r, name)
+    r, w = _ratings(ratings, categories, weights, chance, name)
     return multirater_statistic(r, w, chance), r, w
 
 
@@ -67,8 +78,8 @@ def gwet_ac1(ratings: object, categories: Sequence[object] | None = None) -> Agr
     Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the presence
     of high agreement. British Journal of Mathematical and Statistical Psychology, 61, 29-48.
     """
-    statistic, r, w = _statistic(ratings, categories, None, "gwet", "Gwet's AC1")
-    return multirater_result("gwet_ac1", r, w, "gwet", statistic)
+    r, w = _ratings(ratings, categories, None, "gwet", "Gwet's AC1")
+    return multirater_result("gwet_ac1", r, w, "gwet")
 
 
 def ac2_statistic(
@@ -95,8 +106,8 @@ def gwet_ac2(
     ----------
     Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.), ch. 3.
     """
-    statistic, r, w = _statistic(ratings, categories, weights, "gwet", "Gwet's AC2")
-    return multirater_result("gwet_ac2", r, w, "gwet", statistic)
+    r, w = _ratings(ratings, categories, weights, "gwet", "Gwet's AC2")
+    return multirater_result("gwet_ac2", r, w, "gwet")
 
 
 def bp_statistic(ratings: object, categories: Sequence[object] | None = None) -> UnitStatistic:
@@ -119,8 +130,8 @@ def brennan_prediger(
     Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, and
     alternatives. Educational and Psychological Measurement, 41, 687-699.
     """
-    statistic, r, w = _statistic(ratings, categories, None, "uniform", "Brennan-Prediger")
-    return multirater_result("brennan_prediger", r, w, "uniform", statistic)
+    r, w = _ratings(ratings, categories, None, "uniform", "Brennan-Prediger")
+    return multirater_result("brennan_prediger", r, w, "uniform")
 
 
 def percent_statistic(ratings: object) -> UnitStatistic:
@@ -142,5 +153,5 @@ def percent_agreement(ratings: object) -> AgreementResult:
     ----------
     Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.), ch. 2.
     """
-    statistic, r, w = _statistic(ratings, None, None, "none", "Percent agreement")
-    return multirater_result("percent_agreement", r, w, "none", statistic)
+    r, w = _ratings(ratings, None, None, "none", "Percent agreement")
+    return multirater_result("percent_agreement", r, w, "none")

@@ -18,7 +18,7 @@ from raterlab.agreement._multirater import (
     multirater_statistic,
     validate,
 )
-from raterlab.agreement._stats import AgreementResult, UnitStatistic, divide, unit_columns
+from raterlab.agreement._stats import AgreementResult, UnitStatistic, divide, finite, unit_columns
 from raterlab.agreement._weights import weight_matrix
 
 __all__ = [
@@ -69,10 +69,10 @@ def _two_raters(ratings: object, categories: Sequence[object] | None, name: str)
             f"{name} compares exactly two raters; got {r.n_raters}. "
             "Use fleiss_kappa, conger_kappa or light_kappa for more."
         )
-    both = r.rated == 2
-    if not both.any():
+    table = r.pair_table
+    if not table.any():
         raise AgreementUndefined(f"{name} needs units rated by both raters; there are none.")
-    r.require_categories(name, r.codes[both])
+    r.require_categories(name, table.sum(axis=0) + table.sum(axis=1))
     return r
 
 
@@ -136,14 +136,12 @@ def cohen_kappa(
     """
     r = _two_raters(ratings, categories, "Cohen's kappa")
     w = weight_matrix(weights, r, "Cohen's kappa")
-    statistic = _pair_statistic(r, w, pooled=False)
-    kappa = statistic.estimate()
-    pa, pe = map(float, _pair_parts(statistic.total(), w, pooled=False))
-    both = r.rated == 2
-    a, b = r.codes[both, 0], r.codes[both, 1]
-    q, n = r.n_categories, int(both.sum())
-    p = np.bincount(a * q + b, minlength=q * q).reshape(q, q) / n
+    table = r.pair_table
+    n = int(table.sum())
+    p = table / n
     row, col = p.sum(axis=1), p.sum(axis=0)
+    pa, pe = float((w * p).sum()), float(row @ w @ col)
+    kappa = finite(float(divide(pa - pe, 1 - pe)))
     wbar = (w @ col)[:, None] + (row @ w)[None, :]
     spread = (p * (w - wbar * (1 - kappa)) ** 2).sum() - (kappa - pe * (1 - kappa)) ** 2
     se = float(np.sqrt(max(spread, 0.0) / (n * (1 - pe) ** 2)))
@@ -210,8 +208,8 @@ def fleiss_kappa(ratings: object) -> AgreementResult:
     Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.), ch. 2 and 5.
     """
     r = as_ratings(ratings)
-    statistic = fleiss_statistic(r)
-    return multirater_result("fleiss_kappa", r, np.eye(r.n_categories), "fleiss", statistic)
+    validate(r, "Fleiss' kappa", "fleiss")
+    return multirater_result("fleiss_kappa", r, np.eye(r.n_categories), "fleiss")
 
 
 def conger_statistic(ratings: object) -> UnitStatistic:
@@ -289,9 +287,10 @@ def _rater_pairs(r: Ratings) -> list[tuple[int, int, np.ndarray]]:
     for g, h in combinations(range(r.n_raters), 2):
         common = np.flatnonzero((r.codes[:, g] >= 0) & (r.codes[:, h] >= 0))
         if common.size:
+            pair = r.codes[common][:, [g, h]]
             r.require_categories(
                 f"Light's kappa (raters {r.raters[g]!r} and {r.raters[h]!r})",
-                r.codes[common][:, [g, h]],
+                np.bincount(pair.ravel(), minlength=r.n_categories),
             )
             pairs.append((g, h, common))
     if not pairs:
