@@ -52,6 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--aggregate", choices=("mean", "median"), default="mean")
     p.add_argument("--long", action="store_true", help="every statistic, one row each")
     p.add_argument("--epsilon", type=float, default=0.2, help="alternative annotator test margin")
+    p.add_argument(
+        "--alt-min-humans",
+        type=int,
+        default=2,
+        help="humans a unit needs to count in the alternative annotator test (default 2, "
+        "as the authors' code)",
+    )
     add_output_arguments(p, ci_default=True)
     p.set_defaults(func=run)
 
@@ -64,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         seed=args.seed,
         epsilon=args.epsilon,
+        min_alt_humans=args.alt_min_humans,
         levels=levels,
     )
     try:

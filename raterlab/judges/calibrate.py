@@ -94,7 +94,9 @@ class Options:
     confidence: float = 0.95
     seed: int = 0
     epsilon: float = 0.2
-    min_alt_humans: int = 3
+    min_alt_humans: int = 2
+    """Humans an item needs for the alternative annotator test: the authors' default, 2 (the
+    left-out annotator and one other; their FAQ recommends three or more annotators)."""
     levels: tuple[str, ...] = ("item", "group", "system")
 
 
@@ -308,13 +310,28 @@ def _codes(values: np.ndarray, labels: list | None) -> np.ndarray:
     return np.vectorize(lambda v: index.get(v, np.nan), otypes=[float])(values)
 
 
+NO_LABEL = -1.0
+"""The code of a categorical verdict that is none of the labels: it equals no human's."""
+
+
+def _alt_verdicts(fi: FieldInput, judge: str, scoring: str) -> np.ndarray:
+    """The judge's verdicts as the alternative annotator test scores them. With ``accuracy``,
+    a verdict given but none of the labels is a wrong answer (:data:`NO_LABEL`), as in the
+    authors' code, where any LLM answer is compared with the humans'; dropping it would hide
+    exactly the instances the judge got wrong."""
+    codes = _codes(fi.judges[judge], fi.labels)
+    if scoring == "accuracy":
+        codes[fi.given[judge] & np.isnan(codes)] = NO_LABEL
+    return codes
+
+
 def _alt_rows(fi: FieldInput, opts: Options, scoring: str) -> Iterator[dict]:
     humans = _codes(fi.humans, fi.labels)
-    for judge, verdicts in fi.judges.items():
+    for judge in fi.judges:
         outcome = alt_test(
             humans,
             fi.raters,
-            _codes(verdicts, fi.labels),
+            _alt_verdicts(fi, judge, scoring),
             scoring=scoring,
             epsilon=opts.epsilon,
             min_humans=opts.min_alt_humans,

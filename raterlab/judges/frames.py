@@ -35,6 +35,15 @@ def _duplicates(frame: pd.DataFrame, keys: list[str], what: str) -> None:
         raise JudgeInputError(f"{what}: more than one row for {where} (row {first.name})")
 
 
+def label_text(value: object) -> str:
+    """A categorical label as text, the same however the file typed it: a whole number read
+    as a float (a column with a gap becomes float in pandas) is written without ``.0``, so a
+    human's ``1.0`` and a judge's ``1`` are one label."""
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def field_inputs(
     humans: pd.DataFrame,
     judges: pd.DataFrame,
@@ -58,6 +67,8 @@ def field_inputs(
         h = humans[(humans["field"] == field) & humans["value"].notna()]
         if h.empty:
             continue
+        if kind != "graded":
+            h = h.assign(value=h["value"].map(label_text))
         units = np.array(sorted(h["unit"].astype(str).unique()), dtype=object)
         raters = sorted(h["rater"].astype(str).unique())
         wide = h.assign(unit=h["unit"].astype(str), rater=h["rater"].astype(str)).pivot(
@@ -88,7 +99,7 @@ def field_inputs(
             if kind == "graded":
                 verdicts[str(judge)] = _numeric(rows["value"])
             else:
-                text = rows["value"].map(lambda v: None if pd.isna(v) else str(v))
+                text = rows["value"].map(lambda v: None if pd.isna(v) else label_text(v))
                 verdicts[str(judge)] = np.array(
                     [v if v in field_labels else None for v in text], dtype=object
                 )

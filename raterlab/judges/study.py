@@ -86,6 +86,7 @@ def calibrate_study(
         confidence=spec.confidence,
         seed=stable_int(study.name, study.design.seed, "judges"),
         epsilon=spec.epsilon,
+        min_alt_humans=spec.alt_min_humans,
     )
     slice_keys = [k for k in study.slices if k not in BUILTIN_SLICES or k == "tier"]
     calibration, weights = [], []

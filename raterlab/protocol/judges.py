@@ -84,6 +84,12 @@ class Judges(_Strict):
         description="Cost-benefit margin of the alternative annotator test (Calderon et al. "
         "2025): 0.2 expert, 0.15 skilled, 0.1 crowd annotators.",
     )
+    alt_min_humans: int = Field(
+        default=2,
+        ge=2,
+        description="Humans an item needs to count in the alternative annotator test (the "
+        "left-out annotator and at least one other); 2 is the authors' default.",
+    )
     bounds: JudgeBounds = Field(default_factory=JudgeBounds)
     deweight: float = Field(
         default=0.5, ge=0, le=1, description="Weight factor of a judge outside the bounds."
