@@ -35,6 +35,8 @@ _LOOKUP_RANGE = 1 << 20
 # over one byte per rating, vectorized); larger scales are tallied by one bincount, whose
 # cost does not grow with q but is about 40 such passes.
 COMPARE_CATEGORIES = 32
+# Largest number of (category, rating) comparisons tallied at once, in one broadcast.
+_BROADCAST_CELLS = 1 << 20
 
 
 class AgreementUndefined(ValueError):
@@ -76,6 +78,9 @@ def tally(columns: np.ndarray, n_categories: int) -> np.ndarray:
     (codes, -1 missing), as the smallest unsigned type holding the number of raters."""
     n_raters, n_units = columns.shape
     dtype = np.min_scalar_type(n_raters)
+    if n_categories * columns.size <= _BROADCAST_CELLS:  # small: one call, no Python loop
+        categories = np.arange(n_categories, dtype=columns.dtype)[:, None, None]
+        return (columns == categories).sum(axis=1, dtype=dtype)
     if n_categories <= COMPARE_CATEGORIES:
         out = np.zeros((n_categories, n_units), dtype)
         for column in columns:
@@ -198,11 +203,9 @@ class Ratings:
 
 
 def _rated(columns: np.ndarray) -> np.ndarray:
-    """Ratings per unit of rater-major ``columns`` (int64, one pass of bytes per rater)."""
-    rated = np.zeros(columns.shape[1], np.min_scalar_type(columns.shape[0]))
-    for column in columns:
-        rated += column >= 0
-    return rated.astype(np.int64)
+    """Ratings per unit of rater-major ``columns``."""
+    small = np.min_scalar_type(columns.shape[0])  # a narrow sum is several times faster
+    return (columns >= 0).sum(axis=0, dtype=small).astype(np.int64)
 
 
 def _frame_values(frame: pd.DataFrame) -> np.ndarray:
@@ -255,11 +258,12 @@ def _integer_offsets(values: np.ndarray, missing: np.ndarray) -> tuple[np.ndarra
     low, high = np.fmin.reduce(values, axis=None), np.fmax.reduce(values, axis=None)
     if not high - low < _LOOKUP_RANGE:  # also False for NaN (no value) and infinities
         return None
+    dtype = np.result_type(np.min_scalar_type(int(low)), np.min_scalar_type(int(high)), np.int8)
     with np.errstate(invalid="ignore"):  # missing cells cast to arbitrary integers
-        shifted = values - low
-        offsets = shifted.astype(code_dtype(int(high - low) + 1))
-    if not np.array_equal(offsets != shifted, missing):  # a fraction did not round-trip
+        integers = values.astype(dtype)
+    if not np.array_equal(integers != values, missing):  # a fraction did not round-trip
         return None
+    offsets = (integers - np.asarray(low, dtype)).astype(code_dtype(int(high - low) + 1))
     np.copyto(offsets, -1, where=missing)
     return np.ascontiguousarray(offsets.T), float(low)
 
@@ -271,7 +275,7 @@ def _drop_empty(columns: np.ndarray, raters: pd.Index) -> tuple[np.ndarray, pd.I
         columns, raters = columns[keep_raters], raters[keep_raters]
     keep_units = _rated(columns) > 0
     if not keep_units.all():
-        columns = columns[:, keep_units]
+        columns = np.compress(keep_units, columns, axis=1)  # stays rater-major (C order)
     return columns, raters
 
 
