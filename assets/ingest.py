@@ -22,7 +22,7 @@ from raterlab.ingest.run import (
     validate_pending,
 )
 from raterlab.ingest.store import WRITTEN
-from raterlab.publish import publish
+from raterlab.publish import publish, publish_pending
 from resources import Raterlab
 
 GROUP = "ingest"
@@ -73,6 +73,8 @@ def validated_annotations(context: dg.AssetExecutionContext, raterlab: Raterlab)
         results = commit_all(study, validate_pending(study, con), raterlab.paths, con)
         if any(r.status == "accepted" for r in results):
             publish(con, raterlab.paths.published, WRITTEN)
+        else:
+            publish_pending(con, raterlab.paths.published)
     rejected = [r for r in results if r.status == "rejected"]
     context.add_output_metadata(
         {

@@ -11,6 +11,15 @@ or the new one, never half of one; a session already open keeps reading the copy
 reconnects. Nobody ever opens ``published.duckdb`` to write it, so no reader can block the
 pipeline, and the pipeline's own lock on the warehouse serialises publishers.
 
+A publish that fails after its write was committed (a full disk) must not leave the copy stale
+for good: the gold tables a write changed are recorded in ``staging.unpublished``, in the
+write's own transaction for returns, imports and decisions (:func:`raterlab.ingest.store.
+mark_unpublished`) and by :func:`publish` itself before it copies; they are cleared only once
+the new copy is in place. Every publish copies what is recorded, and :func:`publish_pending`
+lets a command that wrote nothing (a file already ingested) publish what an earlier one could
+not. A failed copy raises :class:`~raterlab.errors.PublishFailed`, saying the write itself was
+committed.
+
 Why a copy rather than views over Parquet files: the copy is one self-contained file any
 DuckDB client opens with no paths to resolve (views over Parquet need absolute paths, which
 break when ``RATERLAB_HOME`` moves). Copying everything costs 1.2 to 2x what writing the large
@@ -28,6 +37,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
+
+from raterlab.errors import PublishFailed
+from raterlab.ingest.store import mark_unpublished
+from raterlab.tables import ddl
+from raterlab.tables.ingest import UNPUBLISHED
+from raterlab.warehouse import table_exists
 
 ALIAS = "_published"
 SCHEMA = "gold"
@@ -72,6 +87,26 @@ def _names(con: duckdb.DuckDBPyConnection, database: str, kind: str) -> list[str
     ]
 
 
+def _unpublished(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The gold tables written since they were last published (``staging.unpublished``)."""
+    if not table_exists(con, UNPUBLISHED.name):
+        return set()
+    return {
+        name for (name,) in con.execute(f"SELECT table_name FROM {UNPUBLISHED.name}").fetchall()
+    }
+
+
+def publish_pending(con: duckdb.DuckDBPyConnection, target: Path) -> bool:
+    """Publish the gold tables an earlier write left unpublished (its publish failed or
+    never ran), if any; returns whether it published. For a command that wrote nothing
+    itself, such as the ingest of a file already in."""
+    pending = _unpublished(con)
+    if not pending:
+        return False
+    publish(con, target, pending)
+    return True
+
+
 def publish(
     con: duckdb.DuckDBPyConnection, target: Path, tables: Iterable[str] | None = None
 ) -> Path:
@@ -86,12 +121,44 @@ def publish(
     what it wrote should pass) copies every table. Views are always recreated, and tables no
     longer in the warehouse dropped.
 
-    The copy also holds ``main.published``: one row with when it was published and how many
-    tables and views it holds. Raises ``RuntimeError`` naming any gold view that reads
-    something outside ``gold`` (it could not work in the copy); the previous copy stays.
+    The tables recorded in ``staging.unpublished`` (an earlier publish failed) are copied
+    too; the ones copied are cleared from it once the copy is in place. The copy also holds
+    ``main.published``: one row with when it was published and how many tables and views it
+    holds. Raises ``RuntimeError`` naming any gold view that reads something outside
+    ``gold`` (it could not work in the copy), and :class:`~raterlab.errors.PublishFailed`
+    when the copy cannot be written (a full disk); the previous copy stays either way.
     """
     database = con.execute("SELECT current_database()").fetchall()[0][0]
     current = _names(con, database, "tables")
+    named = None if tables is None else {t for t in tables if t.startswith(f"{SCHEMA}.")}
+    every = {f"{SCHEMA}.{n}" for n in current}
+    ddl.ensure(con, UNPUBLISHED)
+    mark_unpublished(con, every if named is None else named)
+    written = None if named is None else _unpublished(con)
+    try:
+        _copy(con, database, current, target, written)
+    except (OSError, duckdb.IOException) as exc:
+        raise PublishFailed(
+            f"the write was committed to the warehouse, but {target} could not be refreshed "
+            f"({exc}); researchers see the previous copy until the next command or pipeline "
+            "run that publishes (run this command again once there is room)"
+        ) from exc
+    con.execute(
+        f"DELETE FROM {UNPUBLISHED.name} WHERE list_contains($names, table_name)",
+        {"names": sorted(every if written is None else written)},
+    )
+    return target
+
+
+def _copy(
+    con: duckdb.DuckDBPyConnection,
+    database: str,
+    current: list[str],
+    target: Path,
+    written: set[str] | None,
+) -> None:
+    """Write the copy (see :func:`publish`): ``written`` (``gold.name``; ``None``: every
+    table) copied from the warehouse, the other tables from the previous copy."""
     views = [
         sql
         for (sql,) in con.execute(
@@ -103,14 +170,13 @@ def publish(
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     partial.unlink(missing_ok=True)
-    incremental = tables is not None and target.exists()
-    if incremental:
-        shutil.copyfile(target, partial)
-    con.execute(f"ATTACH {_literal(str(partial))} AS {ALIAS}")
     try:
+        if written is not None and target.exists():
+            shutil.copyfile(target, partial)
+        con.execute(f"ATTACH {_literal(str(partial))} AS {ALIAS}")
         con.execute(f"CREATE SCHEMA IF NOT EXISTS {ALIAS}.{SCHEMA}")
-        written = {t.split(".", 1)[1] for t in tables or () if t.startswith(f"{SCHEMA}.")}
-        kept = set(_names(con, ALIAS, "tables")) - written
+        copied = {t.split(".", 1)[1] for t in written or ()}
+        kept = set(_names(con, ALIAS, "tables")) - copied
         for name in _names(con, ALIAS, "views"):
             con.execute(f"DROP VIEW {ALIAS}.{SCHEMA}.{_quoted(name)}")
         for name in _names(con, ALIAS, "tables"):
@@ -137,9 +203,8 @@ def publish(
             [datetime.now(UTC), len(current), len(views)],
         )
         con.execute(f"DETACH {ALIAS}")
+        os.replace(partial, target)
     except BaseException:
         con.execute(f"DETACH DATABASE IF EXISTS {ALIAS}")
         partial.unlink(missing_ok=True)
         raise
-    os.replace(partial, target)
-    return target

@@ -11,6 +11,7 @@ import duckdb
 
 from raterlab import warehouse
 from raterlab.design import load_or_create_secret
+from raterlab.errors import SecretMismatch
 from raterlab.protocol import Study, load_study
 from raterlab.settings import Home, studies_dir
 
@@ -33,8 +34,13 @@ class Raterlab(dg.ConfigurableResource):
         return load_study(self.studies_path / f"{name}.yaml")
 
     def blinding_secret(self) -> bytes:
+        """The blinding secret, checked against the sealed packets; a lost or changed one
+        fails the step with its message (how to recover), not a traceback."""
         with self.warehouse() as con:
-            return load_or_create_secret(self.paths.blinding_secret, con)
+            try:
+                return load_or_create_secret(self.paths.blinding_secret, con)
+            except SecretMismatch as exc:
+                raise dg.Failure(description=str(exc), allow_retries=False) from None
 
     @contextmanager
     def warehouse(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:

@@ -65,7 +65,9 @@ MIN_RATIONALE = 10
 DOMAIN_RULES = ("type", "range", "allowed_values")
 REQUIRED = ("case", "field", *FILLED_COLUMNS)
 LEDGER = store.Ledger(
-    adjudication_tables.ADJUDICATION_FILES.name, adjudication_tables.ADJUDICATION_ISSUES.name
+    adjudication_tables.ADJUDICATION_FILES.name,
+    adjudication_tables.ADJUDICATION_ISSUES.name,
+    (ADJUDICATIONS.name, adjudication_tables.ADJUDICATION_HISTORY.name),
 )
 
 

@@ -12,12 +12,24 @@ import sys
 from collections.abc import Sequence
 
 from raterlab.cli.commands import COMMANDS
-from raterlab.errors import WarehouseBusy
+from raterlab.errors import PublishFailed, SecretMismatch, WarehouseBusy
 
 EXIT_WAREHOUSE_BUSY = 75
 """Another process kept the warehouse locked past ``RATERLAB_LOCK_TIMEOUT``; writes are
 idempotent, so run the command again later (``EX_TEMPFAIL`` in BSD's sysexits.h). Distinct
 from 1, a rejected file."""
+EXIT_NOT_PUBLISHED = 73
+"""The write was committed, but ``published.duckdb`` could not be refreshed (a full disk);
+the next command or run that publishes does it (``EX_CANTCREAT``)."""
+EXIT_SECRET = 78
+"""The blinding secret is missing or not the one the packets were sealed with: restore it
+from a backup; nothing was written (``EX_CONFIG``)."""
+EXIT_CODES: dict[type[Exception], int] = {
+    WarehouseBusy: EXIT_WAREHOUSE_BUSY,
+    PublishFailed: EXIT_NOT_PUBLISHED,
+    SecretMismatch: EXIT_SECRET,
+}
+"""Errors that end any command with one line on stderr and their own exit code."""
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -46,9 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(_command_of(argv)).parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except WarehouseBusy as exc:
+    except tuple(EXIT_CODES) as exc:
         print(f"raterlab {args.command}: {exc}", file=sys.stderr)
-        return EXIT_WAREHOUSE_BUSY
+        return next(code for kind, code in EXIT_CODES.items() if isinstance(exc, kind))
 
 
 if __name__ == "__main__":

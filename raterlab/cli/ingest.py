@@ -10,9 +10,10 @@ from raterlab import warehouse
 from raterlab.ingest import NoPackets, UnreadableFile, ingest_file, preview
 from raterlab.ingest.imports import import_file
 from raterlab.ingest.report import markdown, report_dict
+from raterlab.ingest.run import IngestResult
 from raterlab.ingest.store import WRITTEN, sha256_of
 from raterlab.protocol import StudyError, load_study
-from raterlab.publish import publish
+from raterlab.publish import publish, publish_pending
 from raterlab.settings import Home, studies_dir
 
 
@@ -64,16 +65,26 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
+    """Ingest the file, say what became of it, then publish (what it wrote, or what an
+    earlier command left unpublished); a failed publish ends the command with
+    :class:`~raterlab.errors.PublishFailed` after the outcome is printed."""
     try:
         study = _study(args.study)
         home = Home.from_env()
         with warehouse.connect(home.warehouse) as con:
             result = ingest_file(study, args.path, home, con)
-            if result.status != "unchanged":
+            _print_result(result)
+            if result.status == "unchanged":
+                publish_pending(con, home.published)
+            else:
                 publish(con, home.published, WRITTEN)
     except (StudyError, NoPackets, FileNotFoundError) as exc:
         print(f"raterlab ingest: {exc}")
         return 2
+    return 1 if result.status == "rejected" else 0
+
+
+def _print_result(result: IngestResult) -> None:
     print(f"{result.file}: {result.status}", end="")
     if result.status == "accepted":
         print(
@@ -87,7 +98,6 @@ def run_ingest(args: argparse.Namespace) -> int:
         print(" (this exact file was ingested before; nothing to do)")
     for earlier in result.superseded:
         print(f"  no rating from {earlier} is current any more")
-    return 1 if result.status == "rejected" else 0
 
 
 def register_import(sub: argparse._SubParsersAction) -> None:

@@ -24,16 +24,12 @@ import numpy as np
 import pandas as pd
 
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
+from raterlab.errors import SecretMismatch
 from raterlab.protocol import Study
 
 TOKEN_LENGTH = 12
 KEY_COLUMNS = (*ASSIGNMENT_COLUMNS, "position", "token")
 """Columns of the sealed key (``staging.blinding_key``), as :func:`seal` returns them."""
-
-
-class SecretMismatch(RuntimeError):
-    """The blinding secret is missing or is not the one the outstanding packets were sealed
-    with: ingesting, re-sealing or re-issuing with it would break every annotator's packet."""
 
 
 def _sealed_rows(con: duckdb.DuckDBPyConnection | None) -> list[tuple]:
@@ -58,8 +54,9 @@ def load_or_create_secret(path: Path, con: duckdb.DuckDBPyConnection | None = No
 
     With the warehouse ``con``, the secret is checked against the sealed packets: if packets
     were sealed and the secret file is missing (a home restored without ``secrets/``) or
-    differs, a :class:`SecretMismatch` says so and how to recover, instead of silently
-    making a new secret that would re-key the study and reject every outstanding return.
+    differs, a :class:`~raterlab.errors.SecretMismatch` says so and how to recover, instead
+    of silently making a new secret that would re-key the study and reject every
+    outstanding return.
     """
     sealed = _sealed_rows(con)
     if not path.exists():

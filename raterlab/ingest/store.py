@@ -17,6 +17,8 @@ Their columns are declared once in :mod:`raterlab.tables.ingest`.
 - ``gold.rating_history``: every rating that is no longer current, in the long form of
   ``gold.labels``, with why (``replaced``, ``older_than_current``, ``withdrawn``), when and by
   which file (see :mod:`raterlab.ingest.ratings`).
+- ``staging.unpublished``: the gold tables a commit wrote, until :mod:`raterlab.publish` has
+  copied them into ``published.duckdb``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import hashlib
 import os
 import shutil
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -180,15 +182,31 @@ def check_readable(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> N
 
 @dataclass(frozen=True)
 class Ledger:
-    """Where a front end records a file's outcome and its issues."""
+    """Where a front end records a file's outcome and its issues, and the gold tables its
+    accepted files write (recorded as unpublished in the same transaction)."""
 
     outcomes: str
     issues: str
+    written: tuple[str, ...] = ()
 
 
-RETURNS = Ledger("staging.ingests", "staging.ingest_issues")
 WRITTEN = tuple(t.name for t in tables.TABLES if t.schema == "gold" and not t.view)
 """The gold tables a committed return or import writes (and so publishes)."""
+RETURNS = Ledger("staging.ingests", "staging.ingest_issues", WRITTEN)
+
+
+def mark_unpublished(con: duckdb.DuckDBPyConnection, written: Iterable[str]) -> None:
+    """Record ``written`` gold tables in ``staging.unpublished`` (those not there yet), so
+    that a publish that fails or never runs after a committed write is done by the next
+    one (:mod:`raterlab.publish`). Inside the writer's transaction, if it has one."""
+    names = sorted({t for t in written if t.startswith("gold.")})
+    if names:
+        con.execute(
+            f"""INSERT INTO {tables.UNPUBLISHED.name}
+                SELECT t, now() FROM unnest($names) u(t) WHERE t NOT IN
+                (SELECT table_name FROM {tables.UNPUBLISHED.name})""",
+            {"names": names},
+        )
 
 
 def known_outcomes(
@@ -275,6 +293,8 @@ def commit_files(
         if issues:
             insert(con, ledger.issues, pd.concat(issues, ignore_index=True))
         insert_rows(con, ledger.outcomes, list(outcomes.values()))
+        if extra:
+            mark_unpublished(con, ledger.written)
     return [outcomes.get(n) for n in range(len(entries))]
 
 

@@ -200,6 +200,22 @@ WIDE_RATINGS = Table(
     "file's order (its canonical `value`), then `source_file`.",
 )
 
+UNPUBLISHED = Table(
+    "staging.unpublished",
+    "Gold tables written since `published.duckdb` last took them.",
+    grain="gold table not yet published",
+    written_by="raterlab ingest, and every step that writes gold tables",
+    columns=(
+        Column("table_name", f.VARCHAR, "The gold table (`gold.name`).", nullable=False),
+        Column("written_at", f.TIMESTAMPTZ, "When it was first written after its last publish."),
+    ),
+    key=("table_name",),
+    details="A committed write records the gold tables it wrote here, in its own transaction; "
+    "publishing removes them once the new `published.duckdb` is in place. A publish that "
+    "failed (a full disk) leaves them, so the next publish, or the next command or run that "
+    "finds them (`raterlab ingest` of a file already in, the ingest job), copies them.",
+)
+
 TABLES = (
     RETURNED_FILES,
     INBOX,
@@ -210,6 +226,7 @@ TABLES = (
     LABELS,
     WIDE_RATINGS,
     RATING_HISTORY,
+    UNPUBLISHED,
 )
 
 
