@@ -13,7 +13,12 @@ rater :math:`j` gave item :math:`i` the label :math:`l`:
   {L\alpha + \sum_i T_{ik} \sum_{l'} n_{ijl'}}`.
 
 EM starts from the vote shares of each item (majority vote, soft), as in the paper, and
-stops when the log-likelihood gains less than ``tol``. ``alpha`` is a small additive
+stops when the log-likelihood gains less than ``tol`` (relative). EM creeps near a flat
+optimum: on DialSummEval's consistency, relevance and fluency it takes 420 to 490 iterations,
+and stopping at 200 left 22-27% of the labels different from the converged fit. The default
+``max_iter`` (10,000) is far above that and cheap, since EM runs on the distinct count rows;
+``converged`` says whether the tolerance was reached, and callers must not report a fit that
+did not converge as if it had. ``alpha`` is a small additive
 smoothing (a Dirichlet prior) that keeps a rater who never used a class from zeroing the
 posterior; ``alpha = 0`` is the paper's maximum-likelihood estimate.
 
@@ -29,6 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+MAX_ITER = 10_000
+"""EM iterations before a fit is reported as not converged."""
 
 
 @dataclass
@@ -143,7 +151,7 @@ def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def fit_counts(
-    n: np.ndarray, *, alpha: float = 0.01, max_iter: int = 200, tol: float = 1e-7
+    n: np.ndarray, *, alpha: float = 0.01, max_iter: int = MAX_ITER, tol: float = 1e-7
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, float, bool]:
     """EM on a count tensor: posterior, priors, confusion, iterations, log-lik, converged.
 
@@ -180,7 +188,7 @@ def dawid_skene(
     classes: Sequence,
     *,
     alpha: float = 0.01,
-    max_iter: int = 200,
+    max_iter: int = MAX_ITER,
     tol: float = 1e-7,
 ) -> DawidSkeneResult:
     """Fit Dawid-Skene to long-form ratings (one entry per item, rater and label).

@@ -9,12 +9,13 @@ STATUSES = (
     "adjudicated",
     "tie_broken",
     "single",
+    "model_override",
     "unresolved",
     "excluded",
 )
 """Every status a consensus row may have."""
 
-RESOLVED = ("unanimous", "majority", "adjudicated", "tie_broken", "single")
+RESOLVED = ("unanimous", "majority", "adjudicated", "tie_broken", "single", "model_override")
 """Statuses that carry a value."""
 
 METHODS = (

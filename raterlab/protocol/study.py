@@ -265,6 +265,14 @@ class Consensus(_Strict):
     tie_break: Literal["adjudicator", "third_annotator"] = "adjudicator"
     unresolved: Literal["keep", "exclude"] = "keep"
     method: Literal["policy", "dawid_skene"] = "policy"
+    dawid_skene_overrides_unanimous: bool = Field(
+        default=False,
+        description=(
+            "With method dawid_skene: let the model's value replace a value every rater gave "
+            "(status model_override where no rater gave it). Off by default: a unanimous or "
+            "single rating stays."
+        ),
+    )
 
 
 class Drift(_Strict):

@@ -116,14 +116,14 @@ CONSENSUS = Table(
             "ds_value",
             f.VARCHAR,
             "Dawid-Skene (1979) posterior mode from the task's ratings, for comparison (NULL "
-            "without ratings).",
+            "without ratings, or when the field's fit did not converge).",
         ),
         Column("ds_confidence", f.DOUBLE, "Dawid-Skene posterior probability of `ds_value`."),
         f.COMPUTED_AT.described("When this consensus was computed."),
     ),
     key=("study", "task", "item_id", "field"),
-    details="Statuses: `unanimous`, `majority`, `adjudicated`, `tie_broken`, `single` carry a "
-    "value; `unresolved` and `excluded` do not.",
+    details="Statuses: `unanimous`, `majority`, `adjudicated`, `tie_broken`, `single`, "
+    "`model_override` carry a value; `unresolved` and `excluded` do not.",
 )
 
 _ITEM_KEYS = ("tier", "condition", "model", "category", "stratum")

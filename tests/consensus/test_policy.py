@@ -299,7 +299,58 @@ def test_dawid_skene_method_and_comparison_column() -> None:
     assert _one(policy, "i1", "ok")["ds_value"] in ("0", "1")
     assert 0.5 <= _one(policy, "i1", "ok")["ds_confidence"] <= 1
     model = _consensus(tiny(method="dawid_skene"), rows, tiers={"i1": "TRIAGE", "i2": "TRIAGE"})
-    row = _one(model, "i2", "ok")
+    row = _one(model, "i2", "ok")  # every rater said 1: their value stays, by default
+    assert (row["method"], row["value"], row["status"]) == ("majority", "1", "unanimous")
+    disputed = _one(model, "i1", "ok")
+    assert (disputed["method"], disputed["status"]) == ("dawid_skene", "majority")
+    assert disputed["confidence"] == disputed["ds_confidence"]
+    assert disputed["policy_value"] == "0"
+    overriding = _consensus(
+        tiny(method="dawid_skene", dawid_skene_overrides_unanimous=True),
+        rows,
+        tiers={"i1": "TRIAGE", "i2": "TRIAGE"},
+    )
+    row = _one(overriding, "i2", "ok")  # the model agrees with the raters: still unanimous
     assert (row["method"], row["value"], row["status"]) == ("dawid_skene", "1", "unanimous")
     assert row["confidence"] == row["ds_confidence"]
-    assert _one(model, "i1", "ok")["policy_value"] == "0"
+
+
+def _unanimous_but_outvoted() -> list[tuple]:
+    """30 items where r1 says 1 and r2 and r3 say 0, 10 where all say 1, and one item (u) that
+    r1 alone rated 1: Dawid-Skene learns that r1 says 1 for class 0 and flips u."""
+    rows = []
+    for i in range(30):
+        rows += [(f"i{i}", "r1", "ok", 1), (f"i{i}", "r2", "ok", 0), (f"i{i}", "r3", "ok", 0)]
+    for i in range(30, 40):
+        rows += [(f"i{i}", "r1", "ok", 1), (f"i{i}", "r2", "ok", 1), (f"i{i}", "r3", "ok", 1)]
+    rows += [("u", "r1", "ok", 1)]
+    return rows
+
+
+def test_dawid_skene_never_calls_a_value_no_rater_gave_unanimous() -> None:
+    rows = _unanimous_but_outvoted()
+    tiers = {item: "TRIAGE" for item, *_ in rows}
+    default = _one(_consensus(tiny(method="dawid_skene"), rows, tiers=tiers), "u", "ok")
+    assert default["ds_value"] == "0"  # the model would say 0: r1's lone 1 is its habit
+    assert (default["value"], default["status"]) == ("1", "single")  # but r1 said 1
+    declared = tiny(method="dawid_skene", dawid_skene_overrides_unanimous=True)
+    overridden = _one(_consensus(declared, rows, tiers=tiers), "u", "ok")
+    assert (overridden["value"], overridden["status"]) == ("0", "model_override")
+    assert overridden["method"] == "dawid_skene"
+
+
+def test_a_dawid_skene_fit_that_did_not_converge_gives_no_value(monkeypatch) -> None:
+    from raterlab.consensus import policy
+
+    def two_iterations(*args, **kwargs):
+        return policy_fit(*args, **{**kwargs, "max_iter": 2})
+
+    policy_fit = policy.dawid_skene
+    monkeypatch.setattr(policy, "dawid_skene", two_iterations)
+    rows = _unanimous_but_outvoted()
+    tiers = {item: "TRIAGE" for item, *_ in rows}
+    out = _consensus(tiny(method="dawid_skene"), rows, tiers=tiers)
+    disputed = _one(out, "i0", "ok")
+    assert disputed["ds_value"] is None and disputed["method"] != "dawid_skene"
+    assert disputed["value"] == disputed["policy_value"] == "0"
+    assert "Dawid-Skene did not converge in 2 iterations" in disputed["reason"]
