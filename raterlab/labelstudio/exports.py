@@ -1,43 +1,81 @@
-"""Reading a Label Studio JSON export back into returned files, one per packet and task.
+"""A Label Studio export read back into returned files, one per packet and task.
 
-An export is a list of tasks, each with its ``data`` (what :mod:`raterlab.labelstudio.tasks`
-wrote) and its ``annotations``: ``result[]`` entries of ``from_name`` (the field),
-``to_name``, ``type`` and ``value``, plus ``completed_by``, ``lead_time`` (seconds) and
-``was_cancelled``. Each kept annotation becomes one row of the packet's returned-file shape
-(text cells, ``time_spent_s`` from ``lead_time``); the rows are then written into the inbox
-and ingested like any return, so the same validation, quarantine, archive and unblinding
-apply. Cancelled (skipped) annotations, tasks nobody annotated, second annotations of a task
-and results for unknown fields are reported, never silently dropped.
+Every exported task is placed by its packet token (``data.item``) in the study's sealed key:
+the key, never the export, says whose packet, which batch and which task it is, so no value
+of an export becomes part of a path, and a task the key does not know, or whose
+``annotator_id`` / ``batch`` disagree with the key, is refused. An annotation counts only for
+its author (:mod:`raterlab.labelstudio.users`): one by another user of Label Studio is
+refused, and its author listed as having seen another annotator's project (Label Studio
+Community shows every project to every user). Each task is judged alone: a refused task is
+reported by its Label Studio id and the rest imported.
+
+The packet annotator's latest submitted annotation of a task becomes one row of the packet's
+returned-file shape (text cells, ``time_spent_s`` from ``lead_time``); the rows are written
+into the inbox and ingested like any return, so the same validation, quarantine, archive
+and unblinding apply. Cancelled (skipped) annotations, tasks nobody annotated, earlier
+annotations and results for unknown fields are reported, never silently dropped.
 """
 
 from __future__ import annotations
 
-import json
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from xml.etree import ElementTree as ET
 
+import duckdb
+
+from raterlab import warehouse
 from raterlab.design.packets import public_row, return_columns, template_name
 from raterlab.ingest.rules import TIME_COLUMN
 from raterlab.ingest.xlsx import cell_text
 from raterlab.label.model import rows_csv, write_atomic
 from raterlab.labelstudio.config import label_config
-from raterlab.labelstudio.tasks import PACKET_KEYS
-from raterlab.protocol import LIST_SEPARATOR, ListField, Study
+from raterlab.labelstudio.formats import Annotation, ExportedTask, TaskProblem
+from raterlab.labelstudio.users import Users
+from raterlab.protocol import LIST_SEPARATOR, ListField, Study, TextField
 from raterlab.settings import Home
 from raterlab.simulate.run import returned_name
 
 
-class ExportError(ValueError):
-    """The file is not a Label Studio JSON export of this study's tasks."""
+class Packet(NamedTuple):
+    """A packet's task, as the sealed key names it."""
+
+    annotator: str
+    batch: str
+    task: str
+
+    def __str__(self) -> str:
+        return f"{self.annotator}'s packet {self.batch} ({self.task})"
 
 
 @dataclass
 class Converted:
-    rows: dict[tuple[str, str, str], list[dict[str, str]]] = field(default_factory=dict)
-    """(annotator_id, batch, task) -> the returned file's rows."""
+    rows: dict[Packet, list[dict[str, str]]] = field(default_factory=dict)
+    """The returned file's rows of each packet task."""
+    task_ids: dict[Packet, list[str]] = field(default_factory=dict)
+    """The Label Studio task id of each of those rows, in the same order."""
+    refused: list[str] = field(default_factory=list)
+    """Tasks and annotations not imported because something is wrong (one line each)."""
     notes: list[str] = field(default_factory=list)
-    """What was not turned into a row, and why (one line each)."""
+    """What else was not turned into a row, and why (one line each)."""
+    seen: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """A user -> the other annotators' packets the export shows they worked in."""
+
+
+def sealed_packets(
+    con: duckdb.DuckDBPyConnection, study: Study, tokens: list[str]
+) -> dict[str, Packet]:
+    """The packet each of ``tokens`` belongs to, from the study's sealed key."""
+    if not tokens or not warehouse.table_exists(con, "staging.blinding_key"):
+        return {}
+    rows = con.execute(
+        "SELECT token, annotator_id, batch, task FROM staging.blinding_key "
+        "WHERE study = ? AND list_contains(?, token)",
+        [study.name, sorted(set(tokens))],
+    ).fetchall()
+    return {token: Packet(annotator, batch, task) for token, annotator, batch, task in rows}
 
 
 def _choice_cells(study: Study, task: str) -> dict[str, dict[str, str]]:
@@ -49,91 +87,136 @@ def _choice_cells(study: Study, task: str) -> dict[str, dict[str, str]]:
     }
 
 
-def _task_of(study: Study, data: dict) -> str | None:
-    keys = set(data) - set(PACKET_KEYS)
-    return next((t for t, spec in study.tasks.items() if set(spec.shown) == keys), None)
+def _cell(spec: object, values: list[str | float], choices: dict[str, str]) -> str:
+    texts = [v if isinstance(v, str) else cell_text(v) for v in values]
+    if isinstance(spec, ListField):
+        return f"{LIST_SEPARATOR} ".join(texts)
+    if isinstance(spec, TextField):
+        return "\n".join(texts)
+    return "; ".join(choices.get(t, t) for t in texts)
 
 
-def _cell(study: Study, task: str, result: dict, choices: dict[str, dict[str, str]]) -> str:
-    name, value = result["from_name"], result.get("value", {})
-    kind = result.get("type", "").lower()
-    if kind == "choices":
-        return "; ".join(choices.get(name, {}).get(v, v) for v in value.get("choices", []))
-    if kind == "rating":
-        return cell_text(float(value["rating"]))
-    if kind == "number":
-        return cell_text(float(value["number"]))
-    if kind == "textarea":
-        parts = [str(t) for t in value.get("text", [])]
-        spec = study.tasks[task].fields[name]
-        return (f"{LIST_SEPARATOR} " if isinstance(spec, ListField) else "\n").join(parts)
-    raise ExportError(f"result type {kind!r} of {name!r} is not one raterlab generates")
+def _row(
+    study: Study, packet: Packet, token: str, annotation: Annotation, choices: dict
+) -> tuple[dict[str, str], list[str]]:
+    """The returned-file row of one annotation, and the answers it ignores."""
+    fields = study.tasks[packet.task].fields
+    row = {"annotator_id": packet.annotator, "item": token}
+    ignored = []
+    for name, values in annotation.answers.items():
+        if name not in fields:
+            ignored.append(name)
+            continue
+        row[name] = _cell(fields[name], values, choices.get(name, {}))
+    seconds = annotation.lead_time
+    row[TIME_COLUMN] = "" if seconds is None else cell_text(seconds)
+    return row, ignored
 
 
-def _latest(annotations: list[dict]) -> list[dict]:
-    return sorted(annotations, key=lambda a: (a.get("updated_at") or "", a.get("id") or 0))
+def _placed(study: Study, task: ExportedTask, key: dict[str, Packet]) -> Packet:
+    """The packet the sealed key puts ``task`` in; a :class:`TaskProblem` when it is none or
+    the task's data claims another."""
+    if task.problem:
+        raise TaskProblem(task.problem)
+    if task.token is None:
+        raise TaskProblem(
+            f"no packet token in its data (keys {sorted(task.data)}): not a task raterlab wrote"
+        )
+    packet = key.get(task.token)
+    if packet is None:
+        raise TaskProblem(f"item {task.token!r} is not in the sealed key of study {study.name}")
+    claimed = (task.data.get("annotator_id"), task.data.get("batch"))
+    if claimed != (packet.annotator, packet.batch):
+        raise TaskProblem(
+            f"its data says annotator_id {claimed[0]!r}, batch {claimed[1]!r}, but the sealed "
+            f"key has item {task.token} in {packet}"
+        )
+    return packet
 
 
-def convert(study: Study, export: list[dict]) -> Converted:
-    """Rows per packet and task from a Label Studio JSON export (see the module docstring)."""
-    if not isinstance(export, list):
-        raise ExportError("expected a Label Studio JSON export: a list of tasks")
+def _latest(annotations: list[Annotation]) -> list[Annotation]:
+    def order(a: Annotation) -> tuple[str, int]:
+        return (a.updated_at, int(a.id) if a.id.isdigit() else 0)
+
+    return sorted(annotations, key=order)
+
+
+def _own(
+    task: ExportedTask, packet: Packet, users: Users, out: Converted, label: str
+) -> list[Annotation]:
+    """The submitted annotations of ``task`` by its packet's annotator; every other author's
+    work is refused (if submitted) and noted as seen."""
+    for author in task.drafts:
+        if users.annotator_of(author) != packet.annotator:
+            out.seen[users.describe(author)].add(str(packet))
+    own = []
+    for annotation in task.annotations:
+        author = annotation.author
+        if users.annotator_of(author) == packet.annotator:
+            if annotation.cancelled:
+                out.notes.append(f"{label}: skipped (cancelled) by {packet.annotator}")
+            else:
+                own.append(annotation)
+            continue
+        out.seen[users.describe(author)].add(str(packet))
+        if not annotation.cancelled:
+            out.refused.append(
+                f"{label}: annotation {annotation.id} by {users.describe(author)} is not by "
+                f"{packet.annotator}, whose packet this is; refused"
+            )
+    return own
+
+
+def convert(
+    study: Study, tasks: list[ExportedTask], key: dict[str, Packet], users: Users
+) -> Converted:
+    """Rows per packet task from an export's tasks (see the module docstring); ``key`` is the
+    sealed key's packet of each token (:func:`sealed_packets`)."""
     out = Converted()
     choices: dict[str, dict[str, dict[str, str]]] = {}
-    for number, entry in enumerate(export, start=1):
-        data = entry.get("data", {}) if isinstance(entry, dict) else {}
-        task = _task_of(study, data)
-        token = data.get("item", f"task #{number}")
-        if task is None or not all(k in data for k in PACKET_KEYS):
-            out.notes.append(
-                f"{token}: not a task of study {study.name} (data keys {sorted(data)})"
-            )
+    for task in tasks:
+        label = f"task {task.id}" + (f" (item {task.token})" if task.token else "")
+        try:
+            packet = _placed(study, task, key)
+        except TaskProblem as exc:
+            out.refused.append(f"{label}: {exc}; not imported")
             continue
-        annotations = entry.get("annotations") or []
-        for cancelled in (a for a in annotations if a.get("was_cancelled")):
-            who = cancelled.get("completed_by")
-            out.notes.append(f"{token}: annotation skipped (cancelled) by user {who}")
-        kept = _latest([a for a in annotations if not a.get("was_cancelled")])
-        if not kept:
-            out.notes.append(f"{token}: no submitted annotation")
+        reported = len(out.refused) + len(out.notes)
+        own = _latest(_own(task, packet, users, out, label))
+        if not own:
+            if len(out.refused) + len(out.notes) == reported:
+                out.notes.append(f"{label}: no submitted annotation by {packet.annotator}")
             continue
-        for older in kept[:-1]:
-            out.notes.append(
-                f"{token}: earlier annotation {older.get('id')} replaced by the latest one"
-            )
-        annotation = kept[-1]
-        if task not in choices:
-            choices[task] = _choice_cells(study, task)
-        row = {"annotator_id": data["annotator_id"], "item": token}
-        for result in annotation.get("result", []):
-            name = result.get("from_name")
-            if name not in study.tasks[task].fields:
-                out.notes.append(f"{token}: result for {name!r}, which is not a field; ignored")
-                continue
-            row[name] = _cell(study, task, result, choices[task])
-        row[TIME_COLUMN] = cell_text(float(annotation.get("lead_time") or 0.0))
-        out.rows.setdefault((data["annotator_id"], data["batch"], task), []).append(row)
+        for older in own[:-1]:
+            out.notes.append(f"{label}: annotation {older.id} replaced by a later one")
+        if packet.task not in choices:
+            choices[packet.task] = _choice_cells(study, packet.task)
+        row, ignored = _row(study, packet, task.token, own[-1], choices[packet.task])
+        for name in ignored:
+            out.notes.append(f"{label}: result for {name!r}, which is not a field; ignored")
+        out.rows.setdefault(packet, []).append(row)
+        out.task_ids.setdefault(packet, []).append(task.id)
     return out
 
 
-def read_export(path: Path) -> list[dict]:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ExportError(f"{Path(path).name}: not a JSON file ({exc})") from None
+def return_path(home: Home, study: Study, packet: Packet) -> Path:
+    """Where a packet task's return goes: ``inbox/<study>/``, and nowhere else."""
+    folder = (home.inbox / study.name).resolve()
+    template = template_name(study, packet.annotator, packet.task)
+    path = folder / returned_name(packet.annotator, packet.batch, f"labelstudio__{template}")
+    if path.resolve().parent != folder:
+        raise ValueError(f"the return of {packet} would be written outside {folder}: {path}")
+    return path
 
 
-def write_returns(home: Home, study: Study, converted: Converted) -> list[Path]:
-    """Drop one returned CSV per packet and task into ``inbox/<study>/``."""
-    written = []
-    for (annotator, batch, task), rows in sorted(converted.rows.items()):
-        columns = return_columns(study, task)
+def write_returns(home: Home, study: Study, converted: Converted) -> dict[Packet, Path]:
+    """Drop one returned CSV per packet task into ``inbox/<study>/``."""
+    written = {}
+    for packet, rows in sorted(converted.rows.items()):
+        columns = return_columns(study, packet.task)
         public = [public_row(study, row) for row in rows]
         cells = [{c: row.get(c, "") for c in columns} for row in public]
-        name = returned_name(
-            annotator, batch, f"labelstudio__{template_name(study, annotator, task)}"
-        )
-        path = home.inbox / study.name / name
+        path = return_path(home, study, packet)
         write_atomic(path, rows_csv(columns, cells))
-        written.append(path)
+        written[packet] = path
     return written

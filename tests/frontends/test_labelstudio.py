@@ -14,8 +14,10 @@ import pytest
 from raterlab import warehouse
 from raterlab.ingest import ingest_file
 from raterlab.labelstudio.config import label_config
-from raterlab.labelstudio.exports import ExportError, convert, write_returns
+from raterlab.labelstudio.exports import convert, sealed_packets, write_returns
+from raterlab.labelstudio.formats import ExportError, tasks_of
 from raterlab.labelstudio.tasks import export_packet, packet_tasks
+from raterlab.labelstudio.users import Users
 from raterlab.protocol import load_study
 from tests.conftest import BUNDLED, STUDIES
 
@@ -72,6 +74,10 @@ def test_tasks_are_blind_and_use_packet_tokens(issued):
     }
 
 
+USERS = {"1": "a1", "2": "a2"}
+"""The Label Studio users of these tests: user 1 is annotator a1, user 2 is a2."""
+
+
 def _annotation(result: list[dict], **extra) -> dict:
     return {"id": 1, "result": result, "lead_time": 37.25, "completed_by": 1, **extra}
 
@@ -100,18 +106,28 @@ def _export(issued, cancel_first=False):
     out = []
     for n, task in enumerate(tasks):
         result = [_choice("score", "5: good"), _choice("confidence", "high"), _text("notes", "ok")]
-        annotations = [_annotation(result)]
+        annotations = [_annotation(result, id=n + 1)]
         if cancel_first and n == 0:
             annotations = [_annotation([], was_cancelled=True)]
         out.append({"id": 100 + n, **task, "annotations": annotations})
     return out
 
 
+def _convert(issued, export: object, users: dict[str, str] | None = USERS):
+    """The export converted as ``raterlab labelstudio import`` does, against the sealed key."""
+    study, home, _, _ = issued
+    controls = {f for task in study.tasks.values() for f in task.fields}
+    tasks = tasks_of(export, controls)
+    with warehouse.connect(home.warehouse) as con:
+        key = sealed_packets(con, study, [t.token for t in tasks if t.token])
+    return convert(study, tasks, key, Users(users, frozenset(study.design.annotators)))
+
+
 def test_export_becomes_a_return_that_ingest_accepts(issued):
     study, home, _, _ = issued
-    converted = convert(study, _export(issued))
-    assert converted.notes == []
-    (path,) = write_returns(home, study, converted)
+    converted = _convert(issued, _export(issued))
+    assert converted.notes == [] and converted.refused == []
+    (path,) = write_returns(home, study, converted).values()
     assert path.parent == home.inbox / "mini"
     with warehouse.connect(home.warehouse) as con:
         result = ingest_file(study, path, home, con)
@@ -123,14 +139,12 @@ def test_export_becomes_a_return_that_ingest_accepts(issued):
 
 
 def test_cancelled_and_foreign_tasks_are_reported(issued):
-    study, _, _, _ = issued
     export = _export(issued, cancel_first=True)
     export.append({"id": 999, "data": {"text": "other project"}, "annotations": []})
-    converted = convert(study, export)
+    converted = _convert(issued, export)
     token = export[0]["data"]["item"]
-    assert f"{token}: annotation skipped (cancelled) by user 1" in converted.notes
-    assert f"{token}: no submitted annotation" in converted.notes
-    assert any("not a task of study mini" in n for n in converted.notes)
+    assert f"task 100 (item {token}): skipped (cancelled) by a1" in converted.notes
+    assert any(n.startswith("task 999: no packet token in its data") for n in converted.refused)
     ((_, rows),) = converted.rows.items()
     assert token not in {r["item"] for r in rows}
 
@@ -139,7 +153,7 @@ def test_a_bad_answer_in_label_studio_is_quarantined_by_ingest(issued):
     study, home, _, _ = issued
     export = _export(issued)
     export[0]["annotations"][0]["result"][2] = _text("notes", "")  # a 5 without notes
-    (path,) = write_returns(home, study, convert(study, export))
+    (path,) = write_returns(home, study, _convert(issued, export)).values()
     with warehouse.connect(home.warehouse) as con:
         result = ingest_file(study, path, home, con)
     assert result.status == "rejected"
@@ -148,7 +162,7 @@ def test_a_bad_answer_in_label_studio_is_quarantined_by_ingest(issued):
 
 def test_not_an_export_is_a_clear_error(mini):
     with pytest.raises(ExportError, match="a list of tasks"):
-        convert(mini, {"tasks": []})
+        tasks_of({"tasks": []}, [])
 
 
 LS_URL = os.environ.get("RATERLAB_LABELSTUDIO_URL")
