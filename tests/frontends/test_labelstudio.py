@@ -1,12 +1,10 @@
 """Label Studio: configs Label Studio's own parser accepts, blind task files, and exports read
-back through the one ingest path (plus an opt-in run against a real server)."""
+back through the one ingest path (the opt-in run against a real server is in
+test_labelstudio_import.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import urllib.request
-from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -163,73 +161,3 @@ def test_a_bad_answer_in_label_studio_is_quarantined_by_ingest(issued):
 def test_not_an_export_is_a_clear_error(mini):
     with pytest.raises(ExportError, match="a list of tasks"):
         tasks_of({"tasks": []}, [])
-
-
-LS_URL = os.environ.get("RATERLAB_LABELSTUDIO_URL")
-LS_TOKEN = os.environ.get("RATERLAB_LABELSTUDIO_TOKEN")
-
-
-def _api(method: str, path: str, body: object | None = None) -> object:
-    request = urllib.request.Request(
-        f"{LS_URL.rstrip('/')}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        method=method,
-        headers={"Authorization": f"Token {LS_TOKEN}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read() or b"null")
-
-
-@pytest.mark.skipif(
-    not (LS_URL and LS_TOKEN),
-    reason="set RATERLAB_LABELSTUDIO_URL and RATERLAB_LABELSTUDIO_TOKEN (a legacy API token) "
-    "to run against a real Label Studio server",
-)
-def test_real_label_studio_round_trip(issued, tmp_path: Path):
-    """Project from the generated config, tasks imported, annotations posted through the API,
-    JSON export, then the export through convert -> inbox -> ingest."""
-    study, home, _, _ = issued
-    tasks = packet_tasks(home, study, "a1", "main-01")["answer"]
-    project = _api(
-        "POST",
-        "/api/projects",
-        {
-            "title": f"raterlab mini a1 main-01 {os.getpid()}",
-            "label_config": label_config(study, "answer"),
-        },
-    )
-    try:
-        _api("POST", f"/api/projects/{project['id']}/import", tasks)
-        created = _api("GET", f"/api/tasks?project={project['id']}&page_size=1000")
-        created = created["tasks"] if isinstance(created, dict) else created
-        assert len(created) == len(tasks)
-        for n, task in enumerate(created):
-            result = [
-                _choice("score", "5: good" if n % 2 else "3"),
-                _choice("confidence", "medium"),
-                _text("notes", "clear and correct"),
-            ]
-            if n == 0:
-                _api(
-                    "POST",
-                    f"/api/tasks/{task['id']}/annotations",
-                    {"result": [], "was_cancelled": True},
-                )
-                continue
-            _api(
-                "POST",
-                f"/api/tasks/{task['id']}/annotations",
-                {"result": result, "lead_time": 12.5},
-            )
-        export = _api("GET", f"/api/projects/{project['id']}/export?exportType=JSON")
-        (tmp_path / "export.json").write_text(json.dumps(export))
-        converted = convert(study, export)
-        assert len(converted.notes) == 2  # the cancelled one: skipped, and no submitted answer
-        (path,) = write_returns(home, study, converted)
-        with warehouse.connect(home.warehouse) as con:
-            result = ingest_file(study, path, home, con)
-            n_ratings = con.execute("SELECT count(*) FROM gold.ratings").fetchone()[0]
-        assert result.status == "accepted", result.validation.issues
-        assert n_ratings == len(tasks) - 1
-    finally:
-        _api("DELETE", f"/api/projects/{project['id']}")

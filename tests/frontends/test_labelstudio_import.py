@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -219,3 +221,83 @@ def test_csv_and_tsv_exports_are_refused_with_what_to_export(env, tmp_path, caps
     err = capsys.readouterr().err
     kind = "CSV" if separator == "," else "TSV"
     assert f"e.csv is a Label Studio {kind} export" in err and "use Export > JSON" in err
+
+
+LS_URL = os.environ.get("RATERLAB_LABELSTUDIO_URL")
+LS_TOKENS = {
+    role: os.environ.get(f"RATERLAB_LABELSTUDIO_{role.upper()}_TOKEN")
+    for role in ("owner", "a1", "other")
+}
+
+
+def _api(token: str, method: str, path: str, body: object | None = None) -> object:
+    request = urllib.request.Request(
+        f"{LS_URL.rstrip('/')}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        method=method,
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        body = response.read()
+    try:
+        return json.loads(body or b"null")
+    except json.JSONDecodeError:
+        return body.decode()
+
+
+@pytest.mark.skipif(
+    not (LS_URL and all(LS_TOKENS.values())),
+    reason="set RATERLAB_LABELSTUDIO_URL and legacy API tokens of three users of one "
+    "organization, RATERLAB_LABELSTUDIO_{OWNER,A1,OTHER}_TOKEN, to run against a real server",
+)
+def test_real_label_studio_two_users_round_trip(env, tmp_path: Path, capsys):
+    """a1's project made from the exported config and tasks; a1 answers (and cancels one),
+    another user answers one task; the JSON export imports a1's answers and refuses the other
+    user's, the JSON_MIN export changes nothing, the CSV export is refused."""
+    _, home = env
+    owner, mine, other = (LS_TOKENS[r] for r in ("owner", "a1", "other"))
+    assert main(["labelstudio", "export", "mini", "--annotator", "a1", "--batch", "main-01"]) == 0
+    folder = home.outbox / "mini/a1/main-01"
+    tasks = json.loads((folder / "a1_answer_annotations.labelstudio.json").read_text())
+    config = (folder / "a1_answer_annotations.labelstudio.xml").read_text()
+    title = f"raterlab mini a1 main-01 {os.getpid()}"
+    project = _api(owner, "POST", "/api/projects", {"title": title, "label_config": config})
+    try:
+        _api(owner, "POST", f"/api/projects/{project['id']}/import", tasks)
+        created = _api(owner, "GET", f"/api/tasks?project={project['id']}&page_size=1000")
+        created = created["tasks"] if isinstance(created, dict) else created
+        assert len(created) == len(tasks)
+        ids = {
+            name: _api(t, "GET", "/api/current-user/whoami")["id"]
+            for name, t in (("a1", mine), ("other", other))
+        }
+        for n, task in enumerate(created):
+            result = [
+                _result("score", "choices", "choices", "5: good" if n % 2 else "skip / unclear"),
+                _result("confidence", "choices", "choices", "medium"),
+                _result("notes", "textarea", "text", "clear and correct"),
+            ]
+            body = {"result": result, "lead_time": 12.5}
+            if n == 1:
+                body = {"result": [], "was_cancelled": True}
+            _api(other if n == 0 else mine, "POST", f"/api/tasks/{task['id']}/annotations", body)
+        users = _user_map(tmp_path, f"{ids['a1']},a1\n{ids['other']},a2\n")
+        for kind in ("JSON", "JSON_MIN", "CSV"):
+            text = _api(owner, "GET", f"/api/projects/{project['id']}/export?exportType={kind}")
+            path = _write(tmp_path, text, f"export.{kind.lower()}")
+            code = main(["labelstudio", "import", "mini", path, "--user-map", users])
+            out, err = capsys.readouterr()
+            if kind == "CSV":
+                assert code == 2 and "use Export > JSON" in err
+                continue
+            assert code == 1, out + err
+            assert (
+                f"refused: task {created[0]['id']} (item {tasks[0]['data']['item']}): "
+                f"annotation" in out
+            )
+            assert f"by Label Studio user {ids['other']} (a2) is not by a1" in out
+            assert f"Label Studio user {ids['other']} (a2): a1's packet main-01 (answer)" in out
+            assert ("accepted" if kind == "JSON" else "Nothing changed") in out
+        assert _ratings(home) == [("a1", len(tasks) - 2)]
+    finally:
+        _api(owner, "DELETE", f"/api/projects/{project['id']}")
