@@ -1,21 +1,27 @@
 """``raterlab label``: terminal labeling of a packet (the plugin protocol's labeling CLI).
 
-raterlab label STUDY --annotator ID [--dimension NAME] [--batch B]
+raterlab label [STUDY] [--annotator ID] --dimension NAME [--run-id BATCH]
 raterlab label --resume --session-id ID
 raterlab label --export --session-id ID --format json|csv [--out FILE]
+
+The run id is the packet (batch) to label, as the outbox names it (``pilot``, ``main``...).
+The study and the annotator (``--annotator``, else ``$RATERLAB_ANNOTATOR``) may be left out
+when only one packet in ``$RATERLAB_HOME/outbox`` fits the run id and dimension, as on an
+annotator's own machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from raterlab.label import session as sessions
-from raterlab.label.items import PacketError
-from raterlab.label.model import Labeler, export
+from raterlab.label.items import Item, PacketError, packet_items
+from raterlab.label.model import Labeler, export, locate_packet
 from raterlab.label.session import SessionError
-from raterlab.protocol import StudyError, load_study
+from raterlab.protocol import Study, StudyError, load_study
 from raterlab.settings import Home, studies_dir
 
 
@@ -27,9 +33,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("study", nargs="?", help="study name (a file in studies/)")
-    parser.add_argument("--annotator", help="your annotator id")
+    parser.add_argument(
+        "--annotator",
+        default=os.environ.get("RATERLAB_ANNOTATOR"),
+        help="your annotator id (default: $RATERLAB_ANNOTATOR, else the only one with a packet)",
+    )
     parser.add_argument("--dimension", help="the task to label, when the packet has several")
-    parser.add_argument("--batch", help="the packet (default: the first not yet returned)")
+    parser.add_argument(
+        "--run-id",
+        "--batch",
+        dest="batch",
+        help="the packet to label (default: the first not yet returned)",
+    )
     parser.add_argument("--resume", action="store_true", help="continue a saved session")
     parser.add_argument("--export", action="store_true", help="print a session's labels")
     parser.add_argument("--session-id", help="the session to resume or export")
@@ -38,17 +53,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _study(name: str) -> Study:
+    return load_study(studies_dir() / f"{name}.yaml")
+
+
 def _labeler(args: argparse.Namespace, home: Home) -> Labeler:
     if args.resume or args.export:
         if not args.session_id:
             raise SessionError("name the session with --session-id")
-        session = sessions.load(home, args.session_id)
-        study = load_study(studies_dir() / f"{session.study}.yaml")
-        return Labeler.resume(study, home, session)
-    if not args.study or not args.annotator:
-        raise SessionError("give the study and --annotator (or --resume --session-id ID)")
-    study = load_study(studies_dir() / f"{args.study}.yaml")
-    return Labeler.start(study, home, args.annotator, args.batch, args.dimension)
+        if args.export:
+            session = sessions.load(home, args.session_id)
+            return Labeler(_study(session.study), home, session, _packet(home, session))
+        lock = sessions.SessionLock(home, args.session_id).acquire()
+        try:
+            session, note = sessions.recover(home, args.session_id)
+            labeler = Labeler.resume(_study(session.study), home, session, lock=lock)
+        except BaseException:
+            lock.release()
+            raise
+        if note:
+            print(f"raterlab label: {note}", file=sys.stderr)
+        return labeler
+    study, annotator = locate_packet(
+        home, _study, args.study, args.annotator, args.batch, args.dimension
+    )
+    return Labeler.start(study, home, annotator, args.batch, args.dimension)
+
+
+def _packet(home: Home, session: sessions.LabelingSession) -> list[Item]:
+    return packet_items(home, _study(session.study), session.labelerId, session.runId)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,14 +91,25 @@ def run(args: argparse.Namespace) -> int:
     except (SessionError, PacketError, StudyError, FileNotFoundError) as exc:
         print(f"raterlab label: {exc}", file=sys.stderr)
         return 2
-    if args.export:
-        text = export(labeler, args.format)
-        if args.out:
-            args.out.write_text(text, encoding="utf-8")
-            print(f"{labeler.session.completedScenarios} label(s) written to {args.out}")
-        else:
-            sys.stdout.write(text)
-        return 0
+    try:
+        if args.export:
+            return _export(labeler, args)
+        return _label(labeler, home)
+    finally:
+        labeler.close()
+
+
+def _export(labeler: Labeler, args: argparse.Namespace) -> int:
+    text = export(labeler, args.format)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+        print(f"{labeler.session.completedScenarios} label(s) written to {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _label(labeler: Labeler, home: Home) -> int:
     from raterlab.label.app import LabelApp
 
     outcome = LabelApp(labeler).run()

@@ -4,6 +4,10 @@ packet order, each with the shown keys of its reference entry.
 Front ends read packets, never the warehouse, so they only ever hold what the packet holds:
 tokens and shown keys. The shown keys are filtered again against the study here, so a key
 the study hides is never displayed even if a packet were written by an older version.
+
+A packet is ``outbox/<study>/<annotator>/<batch>/`` (the layout README documents for
+``RATERLAB_HOME``). It is found here without importing :mod:`raterlab.design` (pandas and the
+rest of the pipeline), so the labeling tool's first screen does not wait for them.
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from raterlab.design.packets import MANIFEST, packet_dir
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -30,16 +33,27 @@ class PacketError(RuntimeError):
 
 def batches(home: Home, study: Study, annotator: str) -> list[str]:
     """The annotator's packets in the order they were issued (the pilot before the main
-    round), by the time their manifest was written."""
+    round), by the time their reference file was written."""
     folder = home.outbox / study.name / annotator
     if not folder.is_dir():
         return []
-    packets = [p for p in folder.iterdir() if (p / MANIFEST).is_file()]
-    return [p.name for p in sorted(packets, key=lambda p: ((p / MANIFEST).stat().st_mtime, p.name))]
+    found = [(reference_path(home, study, annotator, p.name), p.name) for p in folder.iterdir()]
+    found = [(path.stat().st_mtime, name) for path, name in found if path.is_file()]
+    return [name for _, name in sorted(found)]
 
 
 def reference_path(home: Home, study: Study, annotator: str, batch: str) -> Path:
-    return packet_dir(home.outbox, study, annotator, batch) / f"{annotator}_reference.jsonl"
+    return home.outbox / study.name / annotator / batch / f"{annotator}_reference.jsonl"
+
+
+def guide_path(home: Home, study: Study, annotator: str, batch: str) -> Path | None:
+    """The study's guide as the packet carries it (else the study's own file); None when the
+    study has no guide."""
+    if not study.guide:
+        return None
+    own = study.path_of(study.guide)
+    copy = reference_path(home, study, annotator, batch).with_name(own.name)
+    return copy if copy.is_file() else own
 
 
 def packet_items(home: Home, study: Study, annotator: str, batch: str) -> list[Item]:

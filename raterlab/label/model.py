@@ -4,9 +4,13 @@ answer does, going back, saving, time per item, and the finished return.
 :class:`Labeler` is driven by the Textual app (:mod:`raterlab.label.app`) and directly by
 tests. Every answer is checked with ingest's rules (:func:`raterlab.label.answers.problems`)
 before it is kept; the session is saved after every kept answer; the time an item is on
-screen is added to that item automatically. A finished session writes its return into
-``$RATERLAB_HOME/inbox/<study>/`` under the name a returned packet file has, so the inbox
-sensor ingests it like any other return.
+screen is added to that item automatically, from when it is first shown (:meth:`Labeler.shown`),
+so start-up is never counted. A Labeler holds its session's lock until :meth:`Labeler.close`.
+A finished session writes its return into ``$RATERLAB_HOME/inbox/<study>/`` under the name a
+returned packet file has, so the inbox sensor ingests it like any other return.
+
+What only answering needs (the ingest's checks, pandas) is imported on first use, not at
+start-up: the first screen does not wait for it.
 """
 
 from __future__ import annotations
@@ -19,16 +23,18 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from raterlab.design.packets import public_row, return_columns, template_name
 from raterlab.label import session as sessions
-from raterlab.label.answers import Problem, from_label, id_key, problems, row_cells, to_label
 from raterlab.label.form import Question, is_asked, questions
 from raterlab.label.items import Item, PacketError, batches, packet_items
-from raterlab.label.session import LabelingSession, SessionError
+from raterlab.label.names import id_key
+from raterlab.label.session import LabelingSession, SessionError, SessionLock
 from raterlab.protocol import Study
 from raterlab.settings import Home
-from raterlab.simulate.run import returned_name
+
+if TYPE_CHECKING:
+    from raterlab.label.answers import Problem
 
 SECONDS = "timeSpentS"
 """Key of the automatically recorded time in an exported label (the protocol's time_spent)."""
@@ -45,9 +51,8 @@ def resolve_task(study: Study, dimension: str | None, items: list[Item]) -> str:
             f"this packet holds several dimensions; choose one with --dimension "
             f"({', '.join(in_packet)})"
         )
-    wanted = dimension.replace("-", "_")
     for task in study.tasks:
-        if task.replace("-", "_") == wanted:
+        if matches_dimension(task, dimension):
             if task not in in_packet:
                 raise SessionError(f"this packet has no items of dimension {task!r}")
             return task
@@ -58,6 +63,9 @@ def resolve_task(study: Study, dimension: str | None, items: list[Item]) -> str:
 
 
 def return_path(home: Home, study: Study, annotator: str, batch: str, task: str) -> Path:
+    from raterlab.design.packets import template_name
+    from raterlab.simulate.run import returned_name
+
     template = template_name(study, annotator, task)
     return home.inbox / study.name / returned_name(annotator, batch, template)
 
@@ -79,6 +87,65 @@ def _first_open(home: Home, study: Study, annotator: str, have: list[str]) -> st
     raise SessionError(f"every packet of {annotator} has been returned; name one with --batch")
 
 
+def matches_dimension(task: str, dimension: str) -> bool:
+    """``--dimension`` names a task with ``-`` and ``_`` alike."""
+    return task.replace("-", "_") == dimension.replace("-", "_")
+
+
+def locate_packet(
+    home: Home,
+    load: Callable[[str], Study],
+    study: str | None,
+    annotator: str | None,
+    batch: str | None,
+    dimension: str | None,
+) -> tuple[Study, str]:
+    """The study and annotator of the packet asked for, filling in what was not given from
+    the outbox: the one study and annotator whose packet ``batch`` (the protocol's run id)
+    holds ``dimension``. Refuses, listing them, when none or several fit."""
+    names = [study] if study else sorted(p.name for p in home.outbox.glob("*") if p.is_dir())
+    fits = []
+    for name in names:
+        people = [annotator] if annotator else _annotators(home, name)
+        if study is None and not people:
+            continue
+        loaded = load(name)
+        for person in people:
+            if _holds(home, loaded, person, batch, dimension):
+                fits.append((loaded, person))
+    if len(fits) == 1 or (study and annotator):
+        return fits[0] if fits else (load(study), annotator)
+    asked = " ".join(
+        f"{flag} {value}"
+        for flag, value in (("--run-id", batch), ("--dimension", dimension))
+        if value
+    )
+    if not fits:
+        raise PacketError(f"no packet in {home.outbox} fits {asked or 'what was asked'}")
+    listed = ", ".join(f"{s.name} {person}" for s, person in fits)
+    raise SessionError(
+        f"several packets fit {asked or 'what was asked'} ({listed}); name the study and "
+        f"--annotator (or set RATERLAB_ANNOTATOR)"
+    )
+
+
+def _annotators(home: Home, study: str) -> list[str]:
+    folder = home.outbox / study
+    return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+
+
+def _holds(
+    home: Home, study: Study, annotator: str, batch: str | None, dimension: str | None
+) -> bool:
+    have = batches(home, study, annotator)
+    wanted = [batch] if batch else have
+    for name in (b for b in wanted if b in have):
+        tasks = {i.task for i in packet_items(home, study, annotator, name)}
+        if dimension is None or any(matches_dimension(t, dimension) for t in tasks):
+            return True
+    return False
+
+
 class Labeler:
     """One annotator working through one task of one packet."""
 
@@ -89,6 +156,7 @@ class Labeler:
         session: LabelingSession,
         items: list[Item],
         clock: Callable[[], float] = time.monotonic,
+        lock: SessionLock | None = None,
     ):
         self.study = study
         self.home = home
@@ -101,6 +169,7 @@ class Labeler:
         self.key = id_key(self.task.unit)
         self._clock = clock
         self._since = clock()
+        self._lock = lock
         self.question_index = self._first_open_question()
 
     @classmethod
@@ -124,8 +193,10 @@ class Labeler:
             )
         mine = [i for i in items if i.task == task]
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        session_id = f"{study.name}-{annotator}-{batch}-{task}-{stamp}".replace("_", "-")
+        lock = SessionLock(home, session_id).acquire()
         session = LabelingSession(
-            sessionId=f"{study.name}-{annotator}-{batch}-{task}-{stamp}".replace("_", "-"),
+            sessionId=session_id,
             labelerId=annotator,
             dimension=task,
             runId=batch,
@@ -137,7 +208,7 @@ class Labeler:
             items=[i.token for i in mine],
         )
         sessions.save(home, session)
-        return cls(study, home, session, mine, clock)
+        return cls(study, home, session, mine, clock, lock)
 
     @classmethod
     def resume(
@@ -146,9 +217,23 @@ class Labeler:
         home: Home,
         session: LabelingSession,
         clock: Callable[[], float] = time.monotonic,
+        lock: SessionLock | None = None,
     ) -> Labeler:
-        items = packet_items(home, study, session.labelerId, session.runId)
-        return cls(study, home, session, items, clock)
+        """Continue ``session``; refused while another process has it open (``lock``: the
+        session's lock, when the caller already holds it)."""
+        lock = lock or SessionLock(home, session.sessionId).acquire()
+        try:
+            items = packet_items(home, study, session.labelerId, session.runId)
+        except BaseException:
+            lock.release()
+            raise
+        return cls(study, home, session, items, clock, lock)
+
+    def close(self) -> None:
+        """Let another process open the session (the lock also ends with this process)."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     # -- where the annotator is -------------------------------------------------------------
 
@@ -179,6 +264,11 @@ class Labeler:
 
     # -- answering ----------------------------------------------------------------------------
 
+    def shown(self) -> None:
+        """The current item is on screen from now: its time counts from here, so start-up
+        (imports, reading the packet, drawing) is never counted as time on the item."""
+        self._since = self._clock()
+
     def _elapsed(self) -> float:
         now = self._clock()
         spent, self._since = now - self._since, now
@@ -189,12 +279,16 @@ class Labeler:
         return [p for p in found if p.column in answered]
 
     def _row(self, answers: dict[str, str], seconds: float) -> dict[str, str]:
+        from raterlab.label.answers import row_cells
+
         return row_cells(
             self.study, self.task_name, self.session.labelerId, self.item.token, answers, seconds
         )
 
     def answer(self, text: str) -> list[Problem]:
         """Answer the current question (a choice key or typed text); problems if refused."""
+        from raterlab.label.answers import Problem, problems
+
         q = self.question
         value = text.strip()
         if q.kind == "choice":
@@ -214,7 +308,19 @@ class Labeler:
         self.session.draft = tentative
         return self._advance()
 
+    def warnings(self) -> list[str]:
+        """The study's edge-case warnings that ingest would report for the answers given so
+        far to the current item (the annotator may still change them)."""
+        from raterlab.label.answers import edge_warnings
+
+        if self.done or not self.study.edge_cases:
+            return []
+        row = self._row(self.answers, 0)
+        return edge_warnings(self.study, self.task_name, self.item.shown, row)
+
     def _advance(self) -> list[Problem]:
+        from raterlab.label.answers import problems
+
         for index in range(self.question_index + 1, len(self.questions)):
             if self._asked(index):
                 self.question_index = index
@@ -231,6 +337,8 @@ class Labeler:
         return []
 
     def _complete_item(self) -> None:
+        from raterlab.label.answers import to_label
+
         seconds = self.session.draftSeconds + self._elapsed()
         label = {
             self.key: self.item.token,
@@ -244,7 +352,9 @@ class Labeler:
             lb for lb in self.session.labels if lb.get(self.key) != self.item.token
         ] + [label]
         self.session.position += 1
-        self.session.draft, self.session.draftSeconds = {}, 0.0
+        kept = {} if self.done else self.session.later.pop(self.item.token, {})
+        self.session.draft = dict(kept.get("draft", {}))
+        self.session.draftSeconds = float(kept.get("seconds", 0.0))
         self.question_index = self._first_open_question()
         self._count()
         self.save()
@@ -271,7 +381,9 @@ class Labeler:
             return "this is the first item"
         if not self.task.allow_back:
             return "this study does not allow going back to an item once you have moved on"
-        self.session.draftSeconds += self._elapsed()
+        from raterlab.label.answers import from_label
+
+        self._keep_for_later()
         self.session.position -= 1
         label = self.session.label_of(self.item.token, self.key) or {}
         self.session.labels = [lb for lb in self.session.labels if lb is not label]
@@ -282,6 +394,15 @@ class Labeler:
         self.save()
         return None
 
+    def _keep_for_later(self) -> None:
+        """Keep the current item's answers and seconds, given back when it is reached again."""
+        seconds = self.session.draftSeconds + self._elapsed()
+        if not self.done and (self.session.draft or seconds):
+            self.session.later[self.item.token] = {
+                "draft": dict(self.session.draft),
+                "seconds": round(seconds, 3),
+            }
+
     # -- saving and finishing -----------------------------------------------------------------
 
     def save(self) -> Path:
@@ -291,6 +412,8 @@ class Labeler:
 
     def return_rows(self) -> list[dict[str, str]]:
         """The returned file's rows for the labelled items, in packet order."""
+        from raterlab.label.answers import from_label, row_cells
+
         by_token = {lb[self.key]: lb for lb in self.session.labels}
         rows = []
         for item in self.items:
@@ -311,6 +434,8 @@ class Labeler:
 
     def finish(self) -> Path:
         """Write the return into the study's inbox (atomically) and close the session."""
+        from raterlab.design.packets import public_row, return_columns
+
         if not self.done:
             raise SessionError(
                 f"{len(self.items) - self.session.position} item(s) are not labelled yet"
@@ -348,6 +473,8 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def export(labeler: Labeler, fmt: str) -> str:
     """The session's labels as the protocol's JSON export, or as the returned-file CSV."""
+    from raterlab.design.packets import public_row, return_columns
+
     if fmt == "csv":
         columns = return_columns(labeler.study, labeler.task_name)
         rows = [public_row(labeler.study, row) for row in labeler.return_rows()]
