@@ -61,7 +61,8 @@ class Converted:
     notes: list[str] = field(default_factory=list)
     """What else was not turned into a row, and why (one line each)."""
     seen: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    """A user -> the other annotators' packets the export shows they worked in."""
+    """An annotator (or an unmapped user) -> the other annotators' packets the export shows
+    they worked in."""
 
 
 def sealed_packets(
@@ -148,7 +149,7 @@ def _own(
     work is refused (if submitted) and noted as seen."""
     for author in task.drafts:
         if users.annotator_of(author) != packet.annotator:
-            out.seen[users.describe(author)].add(str(packet))
+            out.seen[users.who(author)].add(str(packet))
     own = []
     for annotation in task.annotations:
         author = annotation.author
@@ -158,7 +159,7 @@ def _own(
             else:
                 own.append(annotation)
             continue
-        out.seen[users.describe(author)].add(str(packet))
+        out.seen[users.who(author)].add(str(packet))
         if not annotation.cancelled:
             out.refused.append(
                 f"{label}: annotation {annotation.id} by {users.describe(author)} is not by "

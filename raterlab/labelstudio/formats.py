@@ -6,7 +6,7 @@ Label Studio exports a project as (Export button, or ``/api/projects/<id>/export
   an annotation has ``id``, ``completed_by`` (the user's number, or ``{"id", "email"}`` in
   snapshot exports and older versions), ``result`` (``{"from_name", "type", "value"}`` each),
   ``lead_time`` (seconds), ``was_cancelled`` and ``updated_at``; a draft names its ``user``
-  by email.
+  by email (and ``created_username`` as ``"<email>, <number>"``).
 - ``JSON_MIN``: one flat record per submitted annotation (a task nobody annotated once, with
   no annotation): the task's data keys, ``id`` (the task), each answered control by name (a
   single choice or text as itself, several as ``{"choices": [...]}`` / ``{"text": [...]}``, a
@@ -95,6 +95,15 @@ def _author(value: object) -> Author:
     raise TaskProblem(f"the annotation's user {value!r} is neither a number nor an email")
 
 
+def _draft_author(draft: dict) -> Author:
+    """A draft's ``user`` (an email); its ``created_username`` (``"<email>, <number>"``) also
+    gives the user's number."""
+    email, _, number = str(draft.get("created_username") or "").rpartition(", ")
+    if number.isdigit() and email == draft.get("user"):
+        return Author(number, email)
+    return _author(draft.get("user"))
+
+
 def _seconds(value: object) -> float | None:
     if value is None:
         return None
@@ -158,7 +167,7 @@ def _json_task(entry: dict, number: int) -> ExportedTask:
     task.annotations = [_json_annotation(a) for a in annotations]
     drafts = entry.get("drafts") or []
     if isinstance(drafts, list):
-        task.drafts = [_author(d.get("user")) for d in drafts if isinstance(d, dict)]
+        task.drafts = [_draft_author(d) for d in drafts if isinstance(d, dict)]
     return task
 
 

@@ -47,6 +47,10 @@ class Users:
                 return name
         return None
 
+    def who(self, author: Author) -> str:
+        """The annotator ``author`` is, else the user as the export names them."""
+        return self.annotator_of(author) or f"{author} (no annotator)"
+
     def describe(self, author: Author) -> str:
         """``author`` with the annotator the rule makes them, for a report line."""
         annotator = self.annotator_of(author)

@@ -100,8 +100,8 @@ def test_annotation_by_another_user_is_refused_alone_and_the_viewer_listed(env, 
     export[0]["annotations"][0]["completed_by"] = 2  # a2 answered in a1's project
     export[1]["annotations"].append({**export[1]["annotations"][0], "id": 99, "completed_by": 7})
     export[2]["annotations"][0]["was_cancelled"] = True  # a1 skipped it
-    export[3]["drafts"] = [{"id": 1, "user": "a2@lab.example", "result": []}]
-    users = _user_map(tmp_path, "1,a1\n2,a2\na2@lab.example,a2\n")
+    export[3]["drafts"] = [{"id": 1, "user": "a3@lab.example", "result": []}]
+    users = _user_map(tmp_path, "1,a1\n2,a2\na3@lab.example,a3\n")
     code = main(["labelstudio", "import", "mini", _write(tmp_path, export), "--user-map", users])
     out = capsys.readouterr().out
     token = export[0]["data"]["item"]
@@ -112,8 +112,8 @@ def test_annotation_by_another_user_is_refused_alone_and_the_viewer_listed(env, 
     ) in out
     assert "annotation 99 by Label Studio user 7 (no annotator) is not by a1" in out
     assert "Label Studio Community shows every project to every user" in out
-    assert "Label Studio user 2 (a2): a1's packet main-01 (answer)" in out
-    assert "Label Studio user a2@lab.example (a2): a1's packet main-01 (answer)" in out
+    assert "  a2: a1's packet main-01 (answer)" in out
+    assert "  a3: a1's packet main-01 (answer)" in out  # a draft shows a3 opened it
     assert "Label Studio user 7 (no annotator): a1's packet main-01 (answer)" in out
     assert _ratings(home) == [("a1", len(export) - 2)]  # task 101 keeps a1's own answer
 
@@ -296,7 +296,7 @@ def test_real_label_studio_two_users_round_trip(env, tmp_path: Path, capsys):
                 f"annotation" in out
             )
             assert f"by Label Studio user {ids['other']} (a2) is not by a1" in out
-            assert f"Label Studio user {ids['other']} (a2): a1's packet main-01 (answer)" in out
+            assert "  a2: a1's packet main-01 (answer)" in out
             assert ("accepted" if kind == "JSON" else "Nothing changed") in out
         assert _ratings(home) == [("a1", len(tasks) - 2)]
     finally:
