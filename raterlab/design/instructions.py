@@ -16,6 +16,10 @@ from raterlab.protocol import (
 )
 from raterlab.protocol.fields import FieldSpec
 
+MAX_CELL_CHARS = 20_000
+"""The most characters a returned cell may hold: the packet says so, and the ingest rejects a
+longer cell (rule ``too_long``)."""
+
 
 def _allowed(spec: FieldSpec) -> str:
     if isinstance(spec, BinaryField):
@@ -81,6 +85,10 @@ def packet_instructions(study: Study, annotator: str, batch: str, files: dict[st
         f"`{study.packet.item_column}` in the reference file, then fill in the empty columns. "
         f"Do not change `annotator_id` or `{study.packet.item_column}`, and do not add or "
         "remove rows. Save as CSV (UTF-8) and send the file back.",
+        "",
+        f"Type values, not formulas: a cell that shows a spreadsheet error (`#VALUE!`, "
+        f"`#N/A`, `Err:509`...) is not an answer, and the file is sent back. A cell holds at "
+        f"most {MAX_CELL_CHARS:,} characters.",
     ]
     if study.guide:
         lines += ["", "Read the guide in this folder before you start."]

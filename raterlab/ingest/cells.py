@@ -26,6 +26,19 @@ FALSE_WORDS = ("0", "0.0", "no", "n", "false")
 _BINARY = {**dict.fromkeys(TRUE_WORDS, 1.0), **dict.fromkeys(FALSE_WORDS, 0.0)}
 
 
+SPREADSHEET_ERROR = (
+    r"^\s*(#(NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|N/A|GETTING_DATA|SPILL!|CALC!|FIELD!|"
+    r"BLOCKED!|CONNECT!|BUSY!|UNKNOWN!|EXTERNAL!|PYTHON!|ERROR!)|Err:\d{3})\s*$"
+)
+"""A spreadsheet's error value, as Excel, LibreOffice (``Err:509``) and Google Sheets show it
+in a cell and write it to CSV: a formula that failed, never an answer."""
+
+
+def spreadsheet_error(column: str) -> pl.Expr:
+    """Whether a text cell holds a spreadsheet error value (:data:`SPREADSHEET_ERROR`)."""
+    return pl.col(column).str.contains(SPREADSHEET_ERROR).fill_null(False)
+
+
 _TEXT = "::text"
 _NUMBER = "::number"
 

@@ -17,7 +17,9 @@ by something other than commas, a malformed CSV or JSONL line, a symbolic link o
 reading is still one :class:`UnreadableFile`, so one bad file never stops the others.
 
 A cell that comes back as raterlab's CSV writers neutralised it (``'=...``, see
-:mod:`raterlab.csvsafe`) is read as the text it stood for.
+:mod:`raterlab.csvsafe`) is read as the text it stood for. Trailing rows with no item that
+repeat one row (a column filled down to the end of the sheet) are not answers: they are
+dropped, and the validation says so (:func:`drop_filled_down`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,14 @@ BLANK = "(no header) column "
 LINK_SUFFIX = ".symlink"
 """Suffix of the note archived in place of a symbolic link out of the home
 (:func:`refused_link`); reading it is refusing the link."""
+
+ITEM = "item"
+"""The item column as a packet names it by default (a study that renames it has its
+filled-down rows reported by the rules instead: the item is required)."""
+FILLED_DOWN = "filled_down"
+"""Key of a read frame's ``attrs``: the trailing rows :func:`drop_filled_down` dropped."""
+FILLED_DOWN_MIN = 2
+"""Rows that repeat one row, with no item: at least this many make a filled-down tail."""
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -215,6 +225,36 @@ def _drop_blank(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.drop(index=frame.index[empty]).reset_index(drop=True)
 
 
+def drop_filled_down(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` without its filled-down tail: the trailing rows (at least
+    :data:`FILLED_DOWN_MIN`) that have no item and all hold the same values, such as an
+    ``annotator_id`` filled down to row 1,048,576. They answer nothing; kept, each would
+    break the rules (a million rows, millions of issues). What was dropped is kept in
+    ``attrs[FILLED_DOWN]`` (first and last row, how many, the values repeated) for the
+    validation to report. Costs one look at the last row when the file ends with an item."""
+    if ITEM not in frame.columns or len(frame) < FILLED_DOWN_MIN:
+        return frame
+    if str(frame[ITEM].iloc[-1]).strip():
+        return frame
+    columns = [c for c in frame.columns if c != ROW]
+    text = text_frame(frame, columns)
+    last = text.row(-1, named=True)
+    differs = pl.any_horizontal(
+        [pl.col(c).fill_null("") != (last[c] or "") for c in columns]
+        + [pl.col(ITEM).fill_null("").str.strip_chars() != ""]
+    )
+    before = text.select(differs.arg_true().max()).item()
+    start = 0 if before is None else before + 1
+    count = len(frame) - start
+    repeated = {c: v for c, v in last.items() if v and v.strip()}
+    if count < FILLED_DOWN_MIN or not repeated:
+        return frame
+    rows = frame[ROW].iloc[[start, -1]].tolist()
+    kept = frame.iloc[:start].reset_index(drop=True)
+    kept.attrs[FILLED_DOWN] = {"rows": rows, "count": count, "values": repeated}
+    return kept
+
+
 def _names(path: Path, header: list[str]) -> list[str]:
     names = [n.strip() or f"{BLANK}{i + 1}" for i, n in enumerate(header)]
     duplicated = sorted({n for n in names if names.count(n) > 1})
@@ -338,6 +378,7 @@ def _read(path: Path) -> pd.DataFrame:
             frame[column] = restore_column(frame[column])
     if maybe_blank or any(str(c).startswith(BLANK) for c in frame.columns):
         frame = _drop_blank(frame)
+    frame = drop_filled_down(frame)
     if frame.empty:
         raise UnreadableFile(path, "the file has a header but no rows", "no_rows")
     return frame

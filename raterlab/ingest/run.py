@@ -26,7 +26,7 @@ from raterlab.ingest import ratings, store
 from raterlab.ingest.key import SealedKey
 from raterlab.ingest.labels import Labels, labels_of
 from raterlab.ingest.read import LINK_SUFFIX, ROW, refused_link
-from raterlab.ingest.report import report_dict, report_folder, write_report
+from raterlab.ingest.report import capped, report_dict, report_folder, write_report
 from raterlab.ingest.validate import (
     Context,
     Validation,
@@ -310,7 +310,8 @@ def _prepare(
     study: Study, received: Received, validation: Validation, labels: Labels | None, home: Home
 ) -> _Prepared:
     """A validated file with its labels (``None``: rejected), its report written (outside
-    any transaction)."""
+    any transaction); its issues recorded at most so many per rule
+    (:func:`~raterlab.ingest.report.capped`), its counts of every issue."""
     status = "rejected" if labels is None else "accepted"
     add_version_issues(received, validation)
     report_path = file_report(home, study.name, received, status, validation.issues)
@@ -329,7 +330,7 @@ def _prepare(
         "ingested_at": received.received_at,
         "superseded_by": None,
     }
-    entry = store.Entry(file_row(study, received), outcome, validation.issues)
+    entry = store.Entry(file_row(study, received), outcome, capped(validation.issues))
     return _Prepared(received, validation, labels, report_path, entry)
 
 

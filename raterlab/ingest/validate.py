@@ -2,7 +2,12 @@
 
 Problems are rows of one table (see :data:`ISSUE_COLUMNS`): file, row, column, rule, value,
 message and severity (``error`` rejects, ``warning`` informs). Row numbers are the ones a
-person finds in the spreadsheet (header = row 1) or the JSONL line.
+person finds in the spreadsheet (header = row 1) or the JSONL line. A value longer than
+:data:`VALUE_CHARS` is shortened in its issue (the message says how long it was).
+
+Every cell of every column, the free-text ones too, is checked for what no answer can be:
+a spreadsheet's error value (``#VALUE!``, ``Err:509``: a formula that failed) and text
+longer than :data:`~raterlab.design.instructions.MAX_CELL_CHARS` (:func:`cell_issues`).
 """
 
 from __future__ import annotations
@@ -14,15 +19,19 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from raterlab.design.instructions import MAX_CELL_CHARS
 from raterlab.design.packets import internal_names, packet_columns
+from raterlab.ingest.cells import spreadsheet_error, text_frame
 from raterlab.ingest.key import PACKET, SealedKey
 from raterlab.ingest.labels import typed_names
-from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
+from raterlab.ingest.read import BLANK, FILLED_DOWN, ROW, UnreadableFile, read_returned
 from raterlab.ingest.rules import Rule, task_rules
 from raterlab.ingest.schema import failures, optional_columns, typed_failures
 from raterlab.protocol import Study
 
 ISSUE_COLUMNS = ("file", "row", "column", "rule", "value", "message", "severity")
+VALUE_CHARS = 200
+"""An issue shows at most this much of the value it is about."""
 
 
 @dataclass
@@ -81,6 +90,72 @@ _EMPTY = pd.DataFrame(columns=list(ISSUE_COLUMNS))
 
 def _empty() -> pd.DataFrame:
     return _EMPTY.copy()
+
+
+def cell_issues(frame: pd.DataFrame, file: str) -> pd.DataFrame:
+    """Cells of any column that no answer can be: a spreadsheet's error value (rule
+    ``spreadsheet_error``) or a text longer than :data:`MAX_CELL_CHARS` (``too_long``).
+    One vectorised pass over the file's columns; rows are looked at only where one is."""
+    columns = [c for c in frame.columns if c != ROW]
+    data = text_frame(frame, columns)
+    too_long = [(pl.col(c).str.len_chars() > MAX_CELL_CHARS).fill_null(False) for c in columns]
+    checks = {"spreadsheet_error": [spreadsheet_error(c) for c in columns], "too_long": too_long}
+    every = [test for tests in checks.values() for test in tests]
+    flagged = data.select(pl.any_horizontal(every).alias("_any"))["_any"]
+    if not flagged.any():
+        return _empty()
+    rows = frame[ROW].to_numpy()[flagged.to_numpy()]
+    data = data.filter(flagged)
+    parts = []
+    for rule, tests in checks.items():
+        for column, test in zip(columns, tests, strict=True):
+            at = data.select(test.alias("_hit"))["_hit"].to_numpy()
+            if not at.any():
+                continue
+            values = data[column].to_numpy()[at]
+            if rule == "spreadsheet_error":
+                message = (
+                    "a spreadsheet error, not an answer (a formula that failed): type the "
+                    "value itself"
+                )
+            else:
+                message = [
+                    f"a cell holds at most {MAX_CELL_CHARS:,} characters; this one has {len(v):,}"
+                    for v in values
+                ]
+            parts.append(issue_rows(file, rows[at], column, rule, values, message))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _shortened(issues: pd.DataFrame) -> pd.DataFrame:
+    """``issues`` with values longer than :data:`VALUE_CHARS` shortened (a 60-million
+    character cell is not copied into every report and the warehouse)."""
+    values = issues["value"].astype(str)
+    long = values.str.len() > VALUE_CHARS
+    if not long.any():
+        return issues
+    short = values[long].map(lambda v: f"{v[:VALUE_CHARS]}… ({len(v):,} characters)")
+    return issues.assign(value=values.mask(long, short))
+
+
+def filled_down_issue(frame: pd.DataFrame, file: str) -> pd.DataFrame:
+    """A warning for the filled-down tail the reader dropped
+    (:func:`raterlab.ingest.read.drop_filled_down`), if it dropped one."""
+    dropped = frame.attrs.get(FILLED_DOWN)
+    if not dropped:
+        return _empty()
+    first, last = dropped["rows"]
+    values = ", ".join(f"{c} = {v}" for c, v in dropped["values"].items())
+    issue = file_issue(
+        file,
+        "filled_down",
+        f"rows {first} to {last} ({dropped['count']:,} rows) have no item and repeat the same "
+        f"values ({values}): not answers, so they were dropped (a column filled down past "
+        "the last item?)",
+        next(iter(dropped["values"])),
+        str(dropped["count"]),
+    )
+    return issue.assign(severity="warning")
 
 
 def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
@@ -493,6 +568,7 @@ def validate_frames(
         n: f for n, (f, _) in enumerate(frames) if isinstance(f, Validation)
     }
     readable = [n for n in range(len(frames)) if n not in done]
+    cells = {n: _cell_and_tail_issues(*frames[n]) for n in readable}
     tasks = _pick_tasks(study, [frames[n][0] for n in readable], context.key)
     groups: dict[tuple, list[tuple[int, str, pd.DataFrame]]] = {}
     for n, task in zip(readable, tasks, strict=True):
@@ -512,7 +588,18 @@ def validate_frames(
         ):
             checked = (found, issues, joined)
             done[n] = replace(_finish(study, task, frame, checked, context, file), typed=typed)
+    for n, issues in cells.items():
+        if not issues.empty:
+            done[n].issues = pd.concat([issues, done[n].issues], ignore_index=True)
+    for validation in done.values():
+        validation.issues = _shortened(validation.issues)
     return [done[n] for n in range(len(frames))]
+
+
+def _cell_and_tail_issues(frame: pd.DataFrame, file: str) -> pd.DataFrame:
+    """:func:`cell_issues` and :func:`filled_down_issue` of a file read."""
+    parts = [p for p in (filled_down_issue(frame, file), cell_issues(frame, file)) if not p.empty]
+    return pd.concat(parts, ignore_index=True) if parts else _empty()
 
 
 def _read(study: Study, path: Path, file: str) -> pd.DataFrame | Validation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import openpyxl
 import pandas as pd
@@ -202,3 +203,125 @@ def test_the_packet_template_can_be_returned_as_is_after_filling(issued):
         result = ingest_file(study, returned, home, con)
     assert result.status == "accepted", result.validation.issues
     assert template(home, "a1", "pilot", "check").is_file()
+
+
+def _book(sheets: list[tuple[str, pd.DataFrame, str]], path):
+    """A workbook of ``(name, rows, state)`` sheets, in order (state: visible or hidden)."""
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for name, frame, state in sheets:
+        sheet = book.create_sheet(name)
+        sheet.append(list(frame.columns))
+        for row in frame.itertuples(index=False):
+            sheet.append(list(row))
+        sheet.sheet_state = state
+    path.parent.mkdir(parents=True, exist_ok=True)
+    book.save(path)
+    return path
+
+
+def test_a_hidden_stale_sheet_never_wins(issued, tmp_path):
+    study, home, _, _ = issued
+    current = filled(home, "a1", "main-01", "answer")
+    stale = current.assign(score="1", notes="old backup")
+    path = _book(
+        [("backup", stale, "hidden"), ("annotations", current, "visible")], tmp_path / "r.xlsx"
+    )
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_file(study, path, home, con)
+        scores = con.execute("SELECT DISTINCT value FROM gold.labels WHERE field = 'score'")
+        scores = scores.fetchall()
+    assert result.status == "accepted"
+    assert scores == [("3",)]
+
+
+def test_a_renamed_annotations_sheet_is_read(issued, tmp_path):
+    _, home, _, _ = issued
+    current = filled(home, "a1", "main-01", "answer")
+    reference = pd.DataFrame({"item": current["item"], "prompt": "p"})
+    path = _book(
+        [("reference", reference, "visible"), ("My answers", current, "visible")],
+        tmp_path / "r.xlsx",
+    )
+    assert read_returned(path)["score"].tolist() == ["3"] * len(current)
+
+
+def test_two_visible_sheets_of_annotations_are_refused_by_name(issued, tmp_path):
+    _, home, _, _ = issued
+    current = filled(home, "a1", "main-01", "answer")
+    path = _book(
+        [("annotations", current, "visible"), ("annotations (2)", current, "visible")],
+        tmp_path / "r.xlsx",
+    )
+    with pytest.raises(UnreadableFile, match=r"'annotations', 'annotations \(2\)'") as caught:
+        read_returned(path)
+    assert caught.value.rule == "several_sheets"
+
+
+def test_error_cells_of_a_workbook_are_reported_not_read_as_empty(issued, tmp_path):
+    study, home, _, _ = issued
+    frame = filled(home, "a1", "main-01", "answer")
+    path = _excel_return(frame, tmp_path / "r.xlsx")
+    book = openpyxl.load_workbook(path)
+    sheet = book.active
+    for row, column, error in ((2, 5, "#N/A"), (3, 3, "#VALUE!")):
+        cell = sheet.cell(row=row, column=column)
+        cell.value, cell.data_type = error, "e"
+    sheet.cell(row=4, column=5).value = "Err:509"  # LibreOffice's, as text
+    book.save(path)
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_file(study, path, home, con)
+    assert result.status == "rejected"
+    errors = result.validation.errors
+    found = errors[errors["rule"] == "spreadsheet_error"]
+    assert sorted(zip(found["row"], found["column"], found["value"], strict=True)) == [
+        (2, "notes", "#N/A"),
+        (3, "score", "#VALUE!"),
+        (4, "notes", "Err:509"),
+    ]
+
+
+def test_a_zip_bomb_workbook_is_refused_before_it_is_unpacked(tmp_path):
+    import zipfile
+
+    path = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr(
+            "xl/sharedStrings.xml", b"<sst><si><t>" + b"a" * (40 << 20) + b"</t></si></sst>"
+        )
+    assert path.stat().st_size < 200_000
+    with pytest.raises(UnreadableFile, match="zip bomb") as caught:
+        read_returned(path)
+    assert caught.value.rule == "too_large"
+
+
+def test_a_sheet_declaring_absurd_dimensions_is_refused(issued, tmp_path):
+    _, home, _, _ = issued
+    path = _excel_return(filled(home, "a1", "main-01", "answer"), tmp_path / "r.xlsx")
+    import zipfile
+
+    patched = tmp_path / "wide.xlsx"
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(patched, "w") as target:
+        for part in source.infolist():
+            data = source.read(part)
+            if part.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:XFD1048576"', data)
+            target.writestr(part, data)
+    with pytest.raises(UnreadableFile, match="declares 17,179,869,184 cells") as caught:
+        read_returned(patched)
+    assert caught.value.rule == "too_large"
+
+
+def test_a_long_note_in_a_workbook_is_refused_with_a_short_value(issued, tmp_path):
+    study, home, _, _ = issued
+    frame = filled(home, "a1", "main-01", "answer")
+    frame.loc[0, "notes"] = "n" * 20_001
+    path = _excel_return(frame, tmp_path / "r.xlsx")
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_file(study, path, home, con)
+        stored = con.execute("SELECT max(length(value)) FROM staging.ingest_issues").fetchone()
+    assert result.status == "rejected"
+    (issue,) = result.validation.errors.itertuples()
+    assert (issue.row, issue.column, issue.rule) == (2, "notes", "too_long")
+    assert "20,001" in issue.message and "20,000" in issue.message
+    assert stored[0] < 300
