@@ -68,9 +68,18 @@ def _label(value: object) -> object:
     return value
 
 
+def signed_dtype(low: int, high: int) -> np.dtype:
+    """The smallest signed integer type holding ``low .. high``."""
+    for dtype in (np.int8, np.int16, np.int32):
+        info = np.iinfo(dtype)
+        if info.min <= low and high <= info.max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)
+
+
 def code_dtype(n_categories: int) -> np.dtype:
     """The smallest signed integer type holding the codes -1 .. n_categories - 1."""
-    return np.result_type(np.int8, np.min_scalar_type(max(n_categories - 1, 0)))
+    return signed_dtype(-1, n_categories - 1)
 
 
 def tally(columns: np.ndarray, n_categories: int) -> np.ndarray:
@@ -258,12 +267,13 @@ def _integer_offsets(values: np.ndarray, missing: np.ndarray) -> tuple[np.ndarra
     low, high = np.fmin.reduce(values, axis=None), np.fmax.reduce(values, axis=None)
     if not high - low < _LOOKUP_RANGE:  # also False for NaN (no value) and infinities
         return None
-    dtype = np.result_type(np.min_scalar_type(int(low)), np.min_scalar_type(int(high)), np.int8)
+    low_int, high_int = int(low), int(high)
+    wide = signed_dtype(low_int, max(high_int, high_int - low_int))  # values and offsets
     with np.errstate(invalid="ignore"):  # missing cells cast to arbitrary integers
-        integers = values.astype(dtype)
+        integers = values.astype(wide)
     if not np.array_equal(integers != values, missing):  # a fraction did not round-trip
         return None
-    offsets = (integers - np.asarray(low, dtype)).astype(code_dtype(int(high - low) + 1))
+    offsets = (integers - wide.type(low_int)).astype(code_dtype(high_int - low_int + 1))
     np.copyto(offsets, -1, where=missing)
     return np.ascontiguousarray(offsets.T), float(low)
 
@@ -289,7 +299,7 @@ def _from_offsets(columns: np.ndarray, low: float, raters: pd.Index) -> Ratings:
     else:
         present = np.bincount(columns[columns >= 0], minlength=span) > 0
     if not present.all():
-        lookup = np.append(np.cumsum(present) - 1, -1).astype(columns.dtype)
+        lookup = np.append(np.cumsum(present) - 1, -1).astype(code_dtype(int(present.sum())))
         columns = lookup[columns]  # -1 (missing) indexes the appended -1
         tallies = tallies[present] if tallies is not None else None
     distinct = low + np.flatnonzero(present)

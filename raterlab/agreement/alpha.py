@@ -99,7 +99,8 @@ def alpha_statistic(
 
     Interval: ``[d_u, m_u, sum x, sum x^2]`` (alpha needs only these moments). Nominal and
     ratio: ``[d_u, n_u1 .. n_uq]``, the unit's observed disagreement and value counts. Ordinal:
-    the unit's coincidences ``o_u`` (``q^2`` values), as the metric depends on the marginals.
+    the unit's coincidences ``o_u,ck`` for ``c <= k`` (``o_u`` is symmetric, so
+    ``q (q + 1) / 2`` values), as the metric depends on the marginals.
     """
     _check_level(level)
     r = as_ratings(ratings, categories)
@@ -107,7 +108,7 @@ def alpha_statistic(
     if level == "interval":
         return _interval_statistic(r, pairable)
     _check_scores(r, level)
-    if r.n_units * r.n_categories**2 <= DENSE_CELLS:
+    if r.n_units * r.n_categories * (r.n_categories + 1) // 2 <= DENSE_CELLS:
         return _dense_statistic(r, level, pairable)
     return _sparse_statistic(r, level, pairable)
 
@@ -130,8 +131,9 @@ def _dense_statistic(r: Ratings, level: str, pairable: np.ndarray) -> UnitStatis
     denominator = np.maximum(np.where(pairable, r.rated, 0) - 1, 1)
     if level == "ordinal":
         scaled = n / denominator[:, None]
-        o = (scaled[:, :, None] * n[:, None, :]).reshape(r.n_units, q * q)
-        o[:, :: q + 1] -= scaled  # the diagonal: n_c (n_c - 1) / (m - 1)
+        rows, columns = np.triu_indices(q)
+        o = scaled[:, rows] * n[:, columns]
+        o[:, rows == columns] -= scaled  # the diagonal: n_c (n_c - 1) / (m - 1)
         return UnitStatistic(o, _combine_ordinal(q))
     # d_u = sum_ck n_c (n_k - [c = k]) delta_ck / (m - 1); delta_cc = 0 drops the correction.
     delta = 1 - np.eye(q) if level == "nominal" else _ratio_delta(r.scale_scores("ratio alpha"))
@@ -149,8 +151,10 @@ def _sparse_statistic(r: Ratings, level: str, pairable: np.ndarray) -> UnitStati
     left, right = _within_unit_pairs(unit, r.n_units)
     weight = count[left] * (count[right] - (left == right)) / np.maximum(m - 1, 1)[unit[left]]
     if level == "ordinal":
-        column = category[left] * q + category[right]
-        o = unit_columns(unit[left], column, weight, (r.n_units, q * q))
+        upper = category[left] <= category[right]  # (c, k) and (k, c) weigh the same
+        column = _triangle(q)[category[left][upper], category[right][upper]]
+        shape = (r.n_units, q * (q + 1) // 2)
+        o = unit_columns(unit[left][upper], column, weight[upper], shape)
         return UnitStatistic(o, _combine_ordinal(q))
     delta = 1 - np.eye(q) if level == "nominal" else _ratio_delta(r.scale_scores("ratio alpha"))
     d = np.bincount(
@@ -194,9 +198,20 @@ def _combine_ratio(delta: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
     return combine
 
 
+def _triangle(q: int) -> np.ndarray:
+    """``index[c, k]``: the column of the pair {c, k} among the ``q (q + 1) / 2`` pairs
+    ``c <= k`` in :func:`numpy.triu_indices` order."""
+    rows, columns = np.triu_indices(q)
+    index = np.empty((q, q), dtype=np.intp)
+    index[rows, columns] = index[columns, rows] = np.arange(rows.size)
+    return index
+
+
 def _combine_ordinal(q: int) -> Callable[[np.ndarray], np.ndarray]:
+    index = _triangle(q)
+
     def combine(t: np.ndarray) -> np.ndarray:
-        o = t.reshape(*t.shape[:-1], q, q)
+        o = t[..., index]  # the symmetric q x q coincidences from their upper triangle
         n = o.sum(axis=-1)
         delta = _ordinal_delta(n)
         observed = (o * delta).sum(axis=(-2, -1))

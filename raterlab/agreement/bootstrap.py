@@ -121,10 +121,22 @@ def _draw(
     rng = np.random.default_rng(seed)
     for start in range(0, n_resamples, step):
         rows = min(step, n_resamples - start)
-        counts = resample_counts(rng.integers(0, n_units, size=(rows, n_units)), n_units)
-        counts = counts.astype(np.min_scalar_type(int(counts.max()) if counts.size else 0))
+        # Chunks hold fewer than 2^32 cells, so 32-bit indices (the same draws as int64's:
+        # numpy draws ranges below 2^32 from 32-bit words either way) take the offsets.
+        indices = rng.integers(0, n_units, size=(rows, n_units), dtype=np.uint32)
+        counts = _small_counts(indices, n_units)
         counts.flags.writeable = False
         yield counts
+
+
+def _small_counts(indices: np.ndarray, n_units: int) -> np.ndarray:
+    """:func:`resample_counts` of ``indices`` (overwritten) in the smallest unsigned
+    type (one byte unless a unit is drawn 256 times): no float copy of the counts is made
+    or read until a statistic needs one."""
+    rows = indices.shape[0]
+    indices += (np.arange(rows, dtype=indices.dtype) * n_units)[:, None]
+    flat = np.bincount(indices.ravel(), minlength=rows * n_units)
+    return flat.reshape(rows, n_units).astype(np.min_scalar_type(int(flat.max(initial=0))))
 
 
 def bootstrap_replicates(

@@ -215,6 +215,13 @@ class Threshold(_Strict):
         default=None,
         description="Judge the estimate of one slice (e.g. 'tier=GOLD') instead of 'all'.",
     )
+    headline: bool = Field(
+        default=False,
+        description="This coefficient is the protocol's own measure of agreement for the "
+        "fields it reads: gold.agreement marks its rows `headline` and the report leads with "
+        "them. Without one marked, a field's headline is the pilot gate's coefficient where "
+        "the gate reads the field, else the first minimum that applies to it.",
+    )
 
 
 class Thresholds(_Strict):
@@ -359,6 +366,42 @@ class Comparison(_Strict):
     )
 
 
+Answer = Literal["comparison", "gold_readiness", "judge_agreement", "metric_families", "agreement"]
+"""What a report's first screen can answer (:mod:`raterlab.report.answers`)."""
+
+
+class Budget(_Strict):
+    """A protocol's planned size, cost and labeling time, which the gold-set readiness view
+    sets the routed figures (``gold.tier_costs``) against."""
+
+    cases: int = Field(gt=0, description="Cases the plan is for (and the set needs), e.g. 1000.")
+    task_types: int | None = Field(default=None, gt=0, description="Task types it must cover.")
+    cost_per_case: float | None = Field(
+        default=None, ge=0, description="Planned average cost per case (ADR-001: 0.26)."
+    )
+    labeler_days: float | None = Field(
+        default=None, gt=0, description="Planned labeler-days for `cases` cases (ADR-001: ~14)."
+    )
+
+
+class ReportSpec(_Strict):
+    """The study's question and which view of the results answers it on the report's first
+    screen: ``comparison`` (conditions or systems compared, Holm-corrected), ``gold_readiness``
+    (agreement per task type on the gold tier, tier shares, cost, spot checks against the drift
+    rule), ``judge_agreement`` (each judge against the humans per field, with the human
+    ceiling), ``metric_families`` (the metrics per system with intervals), ``agreement``
+    (each field's headline coefficient against its target, and annotators' self-consistency).
+    Default: ``comparison`` when the study declares one, else ``agreement``."""
+
+    question: str | None = Field(
+        default=None, description="The study's question in the PI's words (the first heading)."
+    )
+    answer: Answer | None = Field(default=None, description="The view that answers it.")
+    budget: Budget | None = Field(
+        default=None, description="The plan the gold_readiness view is checked against."
+    )
+
+
 class Study(_Strict):
     """One annotation study: tasks, design, and the policies later stages apply."""
 
@@ -423,6 +466,10 @@ class Study(_Strict):
     disclosures: list[str] = Field(
         default_factory=list,
         description="Caveats the study report must state (noise floors, known limits).",
+    )
+    report: ReportSpec = Field(
+        default_factory=lambda: ReportSpec(),
+        description="What the first screen of the study report answers.",
     )
 
     source: Path | None = Field(default=None, exclude=True)
