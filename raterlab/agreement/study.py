@@ -50,6 +50,8 @@ AGREEMENT_COLUMNS = (
     "n_units",
     "n_raters",
     "band",
+    "headline",
+    "declared_by",
     "note",
     "computed_at",
 )
@@ -127,6 +129,16 @@ def _band(study: Study, value: float, coefficient: str | None = None) -> str:
     return apply_bands(value, study.thresholds.bands)
 
 
+def slice_mask(rows: pd.DataFrame, name: str) -> pd.Series:
+    """Which ``rows`` are in the slice ``name`` (``all`` or ``key=value``)."""
+    if name == "all":
+        return pd.Series(True, index=rows.index)
+    key, _, value = name.partition("=")
+    if key not in rows:
+        return pd.Series(False, index=rows.index)
+    return rows[key].astype(str) == value
+
+
 def _slices(study: Study, rows: pd.DataFrame) -> Iterator[tuple[str, pd.Series]]:
     yield "all", pd.Series(True, index=rows.index)
     keys = list(dict.fromkeys([*study.slices, "round"]))
@@ -144,15 +156,57 @@ class Interval:
     seed: int = 0
 
 
+def declared_thresholds(study: Study) -> list[tuple[str, Threshold]]:
+    """The pilot gate and every minimum with their YAML paths, in the order a field's headline
+    is chosen from them: those marked ``headline`` first, then the gate, then the minimums."""
+    named = []
+    if study.thresholds.pilot_gate is not None:
+        named.append(("thresholds.pilot_gate", study.thresholds.pilot_gate))
+    named += [(f"thresholds.minimums[{i}]", t) for i, t in enumerate(study.thresholds.minimums)]
+    return sorted(named, key=lambda pair: not pair[1].headline)
+
+
+def reads_field(threshold: Threshold, field: str, spec: object) -> bool:
+    """Whether a per-field threshold is judged on ``field`` (a field of type ``spec``)."""
+    if threshold.per != "field" or (threshold.fields and field not in threshold.fields):
+        return False
+    return applies(threshold, spec)
+
+
+def headline_threshold(study: Study, field: str, spec: object) -> tuple[str, Threshold] | None:
+    """The threshold whose coefficient is the protocol's for ``field``: the first of
+    :func:`declared_thresholds` that reads it, or ``None``."""
+    return next(
+        ((n, t) for n, t in declared_thresholds(study) if reads_field(t, field, spec)), None
+    )
+
+
+def _mark(study: Study, field: str, spec: object, table: pd.DataFrame) -> pd.DataFrame:
+    """``declared_by`` (the thresholds each row is judged under) and ``headline`` (the one row
+    of the field's headline threshold) of one field's rows on one slice."""
+    reading = [(n, t) for n, t in declared_thresholds(study) if reads_field(t, field, spec)]
+    matched = [[n for n, t in reading if _matches(r, t)] for _, r in table.iterrows()]
+    table = table.assign(declared_by=[", ".join(sorted(m)) for m in matched], headline=False)
+    if reading:
+        first = next((i for i, m in enumerate(matched) if reading[0][0] in m), None)
+        if first is not None:
+            table.loc[table.index[first], "headline"] = True
+    return table
+
+
 def field_agreement(
     study: Study, rows: pd.DataFrame, interval: Interval | None = Interval()
 ) -> pd.DataFrame:
-    """``gold.agreement`` rows: every rating field x slice x coefficient of its type."""
+    """``gold.agreement`` rows: every rating field x slice x coefficient of its type, the
+    coefficient of every threshold that reads the field (the pilot gate's too) on every slice,
+    and the pooled per-task coefficient of every ``per: task`` minimum on every slice. Each
+    field's (or pooled task's) row of its headline threshold is marked ``headline``."""
     parts = []
     ci = interval is not None
     options = {"n_resamples": interval.n_resamples, "seed": interval.seed} if ci else {}
     for slice_name, mask in _slices(study, rows):
         subset = rows[mask]
+        parts += _pooled_rows(study, subset, slice_name, ci, options)
         for task, field, spec in rating_fields(study):
             matrix = field_matrix(subset, task, field, spec)
             if matrix.shape[0] < 2 or matrix.shape[1] < 2:
@@ -174,7 +228,7 @@ def field_agreement(
                 [table, _declared_rows(study, field, spec, matrix, table, ci, options)],
                 ignore_index=True,
             )
-            parts.append(table.assign(task=task, slice=slice_name))
+            parts.append(_mark(study, field, spec, table).assign(task=task, slice=slice_name))
     if not parts:
         return pd.DataFrame(columns=list(AGREEMENT_COLUMNS))
     out = pd.concat(parts, ignore_index=True)
@@ -194,20 +248,41 @@ def _declared_rows(
     ci: bool,
     options: dict,
 ) -> pd.DataFrame:
-    """The per-field minimums on ``field`` whose coefficient ``table`` lacks (Cohen's kappa
-    ``weights: unweighted`` on a Likert field, Light's kappa...), computed exactly as declared
-    (:mod:`raterlab.agreement.declared`) and labelled with the declared options, so that every
-    minimum is judged on the coefficient it names."""
-    rows = []
-    for threshold in study.thresholds.minimums:
-        if threshold.per != "field" or (threshold.fields and field not in threshold.fields):
+    """The thresholds on ``field`` (the pilot gate and the per-field minimums) whose
+    coefficient ``table`` lacks (Cohen's kappa ``weights: unweighted`` on a Likert field,
+    Light's kappa...), computed exactly as declared (:mod:`raterlab.agreement.declared`) and
+    labelled with the declared options, so that every threshold is judged, and every headline
+    read, on the coefficient it names."""
+    rows: list[pd.DataFrame] = []
+    for _, threshold in declared_thresholds(study):
+        if not reads_field(threshold, field, spec):
             continue
-        if not applies(threshold, spec) or any(_matches(r, threshold) for _, r in table.iterrows()):
+        done = [
+            *(r for _, r in table.iterrows()),
+            *(r for part in rows for _, r in part.iterrows()),
+        ]
+        if any(_matches(r, threshold) for r in done):
             continue
         level, name = declared_coefficient(threshold, spec)
         row = agreement_table({field: matrix}, level, [name], list(spec.domain()), ci=ci, **options)
         rows.append(row.assign(level=declared_options(threshold) or level))
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+
+
+def _pooled_rows(
+    study: Study, rows: pd.DataFrame, slice_name: str, ci: bool, options: dict
+) -> list[pd.DataFrame]:
+    """The pooled per-task coefficient of every ``per: task`` minimum on one slice, as
+    ``gold.agreement`` rows (headline: a protocol that names a coefficient per task type)."""
+    out = []
+    for name, threshold in declared_thresholds(study):
+        if threshold.per != "task":
+            continue
+        table = pooled_task_agreement(study, rows, threshold, ci=ci, **options)
+        if table.empty:
+            continue
+        out.append(table.assign(slice=slice_name, declared_by=name, headline=True))
+    return out
 
 
 def _level_label(coefficient: str, options: str, level: str) -> str:
@@ -217,14 +292,18 @@ def _level_label(coefficient: str, options: str, level: str) -> str:
     return options.removeprefix("level=").removeprefix("kind=")
 
 
-def pooled_task_agreement(study: Study, rows: pd.DataFrame, threshold: Threshold) -> pd.DataFrame:
+def pooled_task_agreement(
+    study: Study, rows: pd.DataFrame, threshold: Threshold, ci: bool = False, **options
+) -> pd.DataFrame:
     """One coefficient per task and level of measurement, its fields pooled (unit = item x
     field): the 'per task type' reading of a threshold (``per: task``).
 
     Only fields of one level are pooled together: binary and categorical fields as nominal,
     Likert fields at the threshold's level (default ordinal). Pooling Likert fields as nominal
     would count a 4-vs-5 like a 1-vs-5 and understate agreement. A threshold with ``level:
-    nominal`` reads only nominal fields; ``ordinal``/``interval`` only Likert fields.
+    nominal`` reads only nominal fields; ``ordinal``/``interval`` only Likert fields. With
+    ``ci``, the bootstrap resamples units (item x field); ``options`` go to
+    :func:`agreement_table` (``n_resamples``, ``seed``).
     """
     out = []
     for task_name, task in study.tasks.items():
@@ -250,75 +329,81 @@ def pooled_task_agreement(study: Study, rows: pd.DataFrame, threshold: Threshold
                 if threshold.coefficient == "krippendorff_alpha"
                 else threshold.coefficient
             )
-            table = agreement_table({f"(pooled {level})": matrix}, level, [spec])
+            if matrix.shape[0] < 2 or matrix.shape[1] < 2:
+                continue
+            table = agreement_table({f"(pooled {level})": matrix}, level, [spec], ci=ci, **options)
             out.append(
-                table.assign(task=task_name, field=f"(pooled {level}: {', '.join(members)})")
+                table.assign(
+                    task=task_name,
+                    field=f"(pooled {level}: {', '.join(members)})",
+                    level=_level_label(threshold.coefficient, table["options"].iloc[0], level),
+                )
             )
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
 
 def _matches(row: pd.Series, threshold: Threshold) -> bool:
+    """Whether ``row`` holds exactly the coefficient ``threshold`` names (unweighted kappa is
+    the nominal kappa of a binary or categorical field)."""
     if row["coefficient"] != threshold.coefficient:
         return False
     wanted = threshold.level or threshold.weights
     if wanted is None:
         return True
+    if wanted == "unweighted" and row["level"] == "nominal":
+        return True
     return row["level"] in (wanted, f"weights={wanted}")
 
 
+THRESHOLD_COLUMNS = (
+    "threshold",
+    "task",
+    "field",
+    "slice",
+    "coefficient",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "n_units",
+    "minimum",
+    "passed",
+    "severity",
+    "note",
+)
+
+
 def threshold_results(study: Study, agreement: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
-    """Each declared minimum against the main-round (or all) estimate it concerns."""
+    """Each declared minimum against the estimate it concerns in ``agreement``
+    (:func:`field_agreement`): its slice's (default ``all``) row of exactly its coefficient,
+    per field, or per task for ``per: task`` (the pooled rows). ``rows`` is kept for callers
+    that pass the ratings; the estimates all come from ``agreement``."""
     found = []
     for i, threshold in enumerate(study.thresholds.minimums):
         name = f"thresholds.minimums[{i}]"
+        own = agreement[agreement["slice"] == (threshold.slice or "all")]
         if threshold.per == "task":
-            for _, r in pooled_task_agreement(study, rows, threshold).iterrows():
-                found.append(
-                    _judge(name, threshold, r["task"], r["field"], r["estimate"], r["note"])
-                )
+            pooled = own[own["declared_by"].str.contains(name, regex=False)]
+            found += [
+                _judge(name, threshold, r["task"], r["field"], r) for _, r in pooled.iterrows()
+            ]
             continue
-        overall = agreement[agreement["slice"] == (threshold.slice or "all")]
         for task, field, spec in rating_fields(study):
-            if threshold.fields and field not in threshold.fields:
+            if not reads_field(threshold, field, spec):
                 continue
-            if not applies(threshold, spec):
-                continue
-            match = overall[(overall["task"] == task) & (overall["field"] == field)]
+            match = own[(own["task"] == task) & (own["field"] == field)]
             match = match[[_matches(r, threshold) for _, r in match.iterrows()]]
             if match.empty:
-                found.append(
-                    _judge(
-                        name,
-                        threshold,
-                        task,
-                        field,
-                        np.nan,
-                        f"{threshold.coefficient} was not computed for this field",
-                    )
+                missing = pd.Series(
+                    {"note": f"{threshold.coefficient} was not computed for this field"}
                 )
+                found.append(_judge(name, threshold, task, field, missing))
             else:
-                r = match.iloc[0]
-                found.append(_judge(name, threshold, task, field, r["estimate"], r["note"]))
-    return pd.DataFrame(
-        found,
-        columns=[
-            "threshold",
-            "task",
-            "field",
-            "slice",
-            "coefficient",
-            "estimate",
-            "minimum",
-            "passed",
-            "severity",
-            "note",
-        ],
-    )
+                found.append(_judge(name, threshold, task, field, match.iloc[0]))
+    return pd.DataFrame(found, columns=list(THRESHOLD_COLUMNS))
 
 
-def _judge(
-    name: str, threshold: Threshold, task: str, field: str, estimate: float, note: str
-) -> dict:
+def _judge(name: str, threshold: Threshold, task: str, field: str, row: pd.Series) -> dict:
+    estimate = row.get("estimate", np.nan)
     if pd.isna(estimate):
         passed = False
     else:
@@ -330,16 +415,21 @@ def _judge(
         "slice": threshold.slice or "all",
         "coefficient": threshold.coefficient,
         "estimate": estimate,
+        "ci_low": row.get("ci_low", np.nan),
+        "ci_high": row.get("ci_high", np.nan),
+        "n_units": row.get("n_units", 0),
         "minimum": threshold.min,
         "passed": passed,
         "severity": threshold.severity,
-        "note": note,
+        "note": row.get("note", ""),
     }
 
 
 def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFrame:
-    """Every pair of annotators on every rating field: shared units, percent agreement and
-    Cohen's kappa (quadratic weights for Likert)."""
+    """Every pair of annotators on every rating field: shared units, percent agreement,
+    Cohen's kappa (quadratic weights for Likert) and unweighted Cohen's kappa (as
+    ``sklearn.metrics.cohen_kappa_score`` by default: a target such as "Cohen's kappa >= 0.4
+    per dimension across annotator pairs" reads this one)."""
     found = []
     for task, field, spec in rating_fields(study):
         matrix = field_matrix(rows, task, field, spec)
@@ -354,6 +444,7 @@ def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFr
                 table = agreement_table(
                     {field: pair}, level, ["percent_agreement", kappa], categories
                 )
+                unweighted = agreement_table({field: pair}, "nominal", ["cohen_kappa"], categories)
                 found.append(
                     {
                         "task": task,
@@ -363,6 +454,7 @@ def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFr
                         "n_units": len(pair),
                         "percent_agreement": table["estimate"].iloc[0],
                         "cohen_kappa": table["estimate"].iloc[1],
+                        "cohen_kappa_unweighted": unweighted["estimate"].iloc[0],
                     }
                 )
     return pd.DataFrame(
@@ -375,6 +467,7 @@ def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFr
             "n_units",
             "percent_agreement",
             "cohen_kappa",
+            "cohen_kappa_unweighted",
         ],
     )
 

@@ -1,6 +1,8 @@
 """Judge calibration of a study: its ratings that count, its judges' verdicts, its consensus.
 
-Per task and rating field some judge predicts: :func:`raterlab.judges.calibrate.calibrate_field`
+Only the items of ``judges.calibrate_on`` count when the study names a slice (``tier=GOLD``:
+the gold set's protocol calibrates judges on tier-B alone). Per task and rating field some
+judge predicts: :func:`raterlab.judges.calibrate.calibrate_field`
 (slices from the study's ``slices`` that are item keys, plus ``tier``) and
 :func:`raterlab.judges.weights.judge_weights` against ``gold.consensus``. Nothing here names a
 study: the ``judges:`` section says everything.
@@ -80,6 +82,14 @@ def calibrate_study(
     if study.judges is None or ratings.empty or verdicts.empty:
         return empty
     spec = study.judges
+    if spec.calibrate_on:
+        kept = calibration_items(
+            spec.calibrate_on, set(ratings["item_id"].astype(str)), records, tiers
+        )
+        ratings = ratings[ratings["item_id"].astype(str).isin(kept)]
+        verdicts = verdicts[verdicts["item_id"].astype(str).isin(kept)]
+        if ratings.empty or verdicts.empty:
+            return empty
     opts = Options(
         aggregate=spec.aggregate,
         resamples=spec.resamples if resamples is None else resamples,
@@ -138,6 +148,18 @@ def calibrate_study(
         pd.concat(calibration, ignore_index=True)[list(CALIBRATION_COLUMNS)],
         pd.concat(weights, ignore_index=True)[list(WEIGHTS_COLUMNS)],
     )
+
+
+def calibration_items(
+    slice_name: str, items: set[str], records: dict[str, dict], tiers: dict[str, str]
+) -> set[str]:
+    """The items of ``items`` in the slice ``key=value`` the study calibrates on
+    (``judges.calibrate_on``): ``tier`` reads the routed tier, any other key the item's
+    record."""
+    key, _, value = slice_name.partition("=")
+    if key == "tier":
+        return {u for u in items if str(tiers.get(u)) == value}
+    return {u for u in items if str(records.get(u, {}).get(key)) == value}
 
 
 def _consensus_values(

@@ -90,6 +90,13 @@ class Judges(_Strict):
         description="Humans an item needs to count in the alternative annotator test (the "
         "left-out annotator and at least one other); 2 is the authors' default.",
     )
+    calibrate_on: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_]+=.+$",
+        description="Calibrate on the items of one slice only, written key=value with an item "
+        "key or `tier` (`tier=GOLD`: ADR-001 calibrates judges on the gold tier alone). "
+        "Default: every rated item.",
+    )
     bounds: JudgeBounds = Field(default_factory=JudgeBounds)
     deweight: float = Field(
         default=0.5, ge=0, le=1, description="Weight factor of a judge outside the bounds."

@@ -36,10 +36,27 @@ AGREEMENT = Table(
         f.N_UNITS,
         f.N_RATERS,
         f.BAND,
+        Column(
+            "headline",
+            f.BOOLEAN,
+            "This row is the protocol's coefficient for the field (or pooled task) on this "
+            "slice: the threshold marked `headline`, else the pilot gate where it reads the "
+            "field, else the first minimum that applies. One per field and slice; the other "
+            "rows are computed beside it.",
+        ),
+        Column(
+            "declared_by",
+            f.VARCHAR,
+            "The thresholds judged on exactly this coefficient (`thresholds.pilot_gate`, "
+            "`thresholds.minimums[0]`...), empty for a coefficient computed beside them.",
+        ),
         f.NOTE.described("Why an estimate is missing (too few units, no variation...)."),
         f.COMPUTED_AT,
     ),
     unique=(("study", "task", "field", "slice", "coefficient", "level"),),
+    details="A field's protocol coefficient on every slice: `WHERE headline`. Rows whose "
+    "`field` starts with `(pooled` pool a task's fields of one level (`per: task` minimums, "
+    "unit = item x field).",
 )
 
 PAIRWISE = Table(
@@ -53,7 +70,19 @@ PAIRWISE = Table(
         f.RATER_B,
         f.N_UNITS.described("Units both rated."),
         Column("percent_agreement", f.DOUBLE, "Share of those units rated the same."),
-        Column("cohen_kappa", f.DOUBLE, "Cohen's kappa of the pair."),
+        Column(
+            "cohen_kappa",
+            f.DOUBLE,
+            "Cohen's kappa of the pair: quadratic-weighted for a Likert field, unweighted "
+            "otherwise.",
+        ),
+        Column(
+            "cohen_kappa_unweighted",
+            f.DOUBLE,
+            "Unweighted Cohen's kappa of the pair (`sklearn.metrics.cohen_kappa_score`), the "
+            "coefficient of a per-pair kappa target such as empathy's 'kappa >= 0.4 per "
+            "dimension'.",
+        ),
     ),
     key=("study", "task", "field", "rater_a", "rater_b"),
 )
@@ -170,6 +199,9 @@ AGREEMENT_THRESHOLDS = Table(
         f.SLICE,
         _COEFFICIENT,
         f.ESTIMATE.described("The coefficient in `gold.agreement` (NaN if not computed)."),
+        f.CI_LOW.described("Its 95% bootstrap interval in `gold.agreement`."),
+        f.CI_HIGH,
+        f.N_UNITS,
         Column("minimum", f.DOUBLE, "The declared minimum."),
         Column("passed", f.BOOLEAN, "The estimate reaches the minimum."),
         Column("severity", f.VARCHAR, "`warn` or `error`, as declared."),

@@ -1,0 +1,70 @@
+"""Judges are calibrated on the set the protocol names (``judges.calibrate_on``): the gold
+set's ADR calibrates on tier-B alone, so single-annotator TRIAGE items must not count."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+
+from raterlab.judges.study import calibrate_study
+from raterlab.protocol import load_study, parse_study
+from tests.conftest import STUDIES
+from tests.judges.test_study import JUDGED
+
+
+def _inputs(n: int = 40) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
+    """Items ``ans-00..``: even ones GOLD (two raters, the judge agrees), odd ones TRIAGE (one
+    rater, the judge says the opposite end of the scale)."""
+    rng = np.random.default_rng(5)
+    ratings, verdicts, tiers = [], [], {}
+    for i in range(n):
+        item = f"ans-{i:03d}"
+        gold = i % 2 == 0
+        tiers[item] = "GOLD" if gold else "TRIAGE"
+        score = int(rng.integers(1, 6))
+        for rater in ("a1", "a2") if gold else ("a1",):
+            ratings.append(("answer", item, rater, "score", str(score)))
+        said = score if gold else 6 - score
+        verdicts.append(("answer", item, "llm", "score", float(said), str(said), 0.9, "", "x"))
+    ratings = pd.DataFrame(ratings, columns=["task", "item_id", "annotator_id", "field", "value"])
+    verdicts = pd.DataFrame(
+        verdicts,
+        columns=["task", "item_id", "judge", "field", "value", "raw", "confidence"]
+        + ["rationale", "source"],
+    )
+    records = {item: {"category": "api", "model": "m1"} for item in tiers}
+    return ratings, verdicts, records, tiers
+
+
+def _items(calibration: pd.DataFrame) -> int:
+    row = calibration[
+        (calibration["statistic"] == "spearman")
+        & (calibration["slice"] == "all")
+        & (calibration["level"] == "item")
+        & calibration["versus"].isna()
+    ]
+    return int(row["n"].iloc[0]), float(row["estimate"].iloc[0])
+
+
+def test_calibration_reads_only_the_declared_slice() -> None:
+    ratings, verdicts, records, tiers = _inputs()
+    consensus = pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"])
+    data = copy.deepcopy(JUDGED)
+    data["judges"]["panel"].pop("external")
+    everything = calibrate_study(
+        parse_study(data), ratings, verdicts, records, tiers, consensus, resamples=100
+    )
+    data["judges"]["calibrate_on"] = "tier=GOLD"
+    gold = calibrate_study(
+        parse_study(data), ratings, verdicts, records, tiers, consensus, resamples=100
+    )
+    n_all, rho_all = _items(everything.calibration)
+    n_gold, rho_gold = _items(gold.calibration)
+    assert (n_all, n_gold) == (40, 20)
+    assert rho_gold == 1.0 and rho_all < 0.5
+
+
+def test_gold_tiers_calibrates_on_tier_b() -> None:
+    assert load_study(STUDIES / "gold_tiers.yaml").judges.calibrate_on == "tier=GOLD"
