@@ -22,6 +22,8 @@ from raterlab.design import (
 )
 from raterlab.design.cost import tier_costs
 from raterlab.design.rounds import in_round
+from raterlab.errors import StudyChanged
+from raterlab.ingest.changes import follow_study
 from resources import Raterlab
 
 GROUP = "design"
@@ -61,8 +63,16 @@ def _generations_text(rl: Raterlab, study: str) -> pd.DataFrame:
 )
 def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """The study file, validated into the typed protocol; a copy is kept in
-    ``staging.study_protocol`` with its hash, so every later table can be traced to it."""
+    ``staging.study_protocol`` with its hash, so every later table can be traced to it. A
+    file edited after ratings came in is checked against them
+    (:func:`raterlab.ingest.changes.follow_study`): a dropped field fails the run, renames
+    are applied, values the new rules reject are listed in ``staging.held_ratings``."""
     study = raterlab.study(context.partition_key)
+    with raterlab.warehouse() as con:
+        try:
+            change = follow_study(con, study)
+        except StudyChanged as exc:
+            raise dg.Failure(description=str(exc), allow_retries=False) from None
     text = study.source.read_text(encoding="utf-8")
     row = {
         "version": study.version,
@@ -78,6 +88,10 @@ def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.
             "annotators": len(study.design.annotators),
             "rating_fields": sum(len(t.rating_fields) for t in study.tasks.values()),
             "sha256": row["sha256"],
+            "held_ratings": len(change.held),
+            "study_change": dg.MetadataValue.md(
+                "\n".join(f"- {line}" for line in change.lines()) or "none"
+            ),
         }
     )
 

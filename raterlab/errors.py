@@ -18,3 +18,9 @@ class PublishFailed(RuntimeError):
     """A write was committed to the warehouse, but ``published.duckdb`` could not be
     refreshed (a full disk, a target that cannot be written): researchers see the previous
     copy until the next command or run that publishes, which publishes what is newer."""
+
+
+class StudyChanged(ValueError):
+    """The study file no longer has a field (or task) the stored ratings have, and does not
+    say what became of it (``renamed`` under the task): going on would drop those ratings
+    from every table and report without a word."""

@@ -48,6 +48,7 @@ from raterlab.adjudication.packets import (
 )
 from raterlab.ingest import store
 from raterlab.ingest.audit import pending_files
+from raterlab.ingest.changes import DOMAIN_RULES
 from raterlab.ingest.labels import normalised_values
 from raterlab.ingest.ratings import newer_or_same
 from raterlab.ingest.read import ROW, UnreadableFile, read_returned
@@ -62,7 +63,6 @@ from raterlab.tables import ddl, names
 from raterlab.tables.adjudication import ADJUDICATION_HISTORY, ADJUDICATIONS
 
 MIN_RATIONALE = 10
-DOMAIN_RULES = ("type", "range", "allowed_values")
 REQUIRED = ("case", "field", *FILLED_COLUMNS)
 LEDGER = store.Ledger(
     adjudication_tables.ADJUDICATION_FILES.name,

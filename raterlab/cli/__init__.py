@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from raterlab.cli.commands import COMMANDS
-from raterlab.errors import PublishFailed, SecretMismatch, WarehouseBusy
+from raterlab.errors import PublishFailed, SecretMismatch, StudyChanged, WarehouseBusy
 
 EXIT_WAREHOUSE_BUSY = 75
 """Another process kept the warehouse locked past ``RATERLAB_LOCK_TIMEOUT``; writes are
@@ -24,10 +24,14 @@ the next command or run that publishes does it (``EX_CANTCREAT``)."""
 EXIT_SECRET = 78
 """The blinding secret is missing or not the one the packets were sealed with: restore it
 from a backup; nothing was written (``EX_CONFIG``)."""
+EXIT_STUDY_CHANGED = 65
+"""The study file dropped a field (or task) the stored ratings have without saying what it
+became (``renamed``); nothing was written (``EX_DATAERR``)."""
 EXIT_CODES: dict[type[Exception], int] = {
     WarehouseBusy: EXIT_WAREHOUSE_BUSY,
     PublishFailed: EXIT_NOT_PUBLISHED,
     SecretMismatch: EXIT_SECRET,
+    StudyChanged: EXIT_STUDY_CHANGED,
 }
 """Errors that end any command with one line on stderr and their own exit code."""
 

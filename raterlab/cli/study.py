@@ -1,4 +1,9 @@
-"""``raterlab study``: check study files and write the JSON Schema editors use."""
+"""``raterlab study``: check study files and write the JSON Schema editors use.
+
+``check`` also checks a study file against the ratings ``$RATERLAB_HOME``'s warehouse holds
+for it, if any (:func:`raterlab.ingest.changes.study_change`, read-only): a field the ratings
+have and the file dropped without ``renamed`` fails; renames to apply and stored values the
+rules now reject are listed."""
 
 from __future__ import annotations
 
@@ -6,9 +11,12 @@ import argparse
 import json
 from pathlib import Path
 
+from raterlab import warehouse
 from raterlab.design import GenerationsError, read_generations
-from raterlab.protocol import StudyError, load_study, study_json_schema
-from raterlab.settings import studies_dir
+from raterlab.errors import StudyChanged
+from raterlab.ingest.changes import study_change
+from raterlab.protocol import Study, StudyError, load_study, study_json_schema
+from raterlab.settings import Home, studies_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,13 +39,26 @@ def run_check(args: argparse.Namespace) -> int:
         try:
             study = load_study(path)
             items = read_generations(study)
-        except (StudyError, GenerationsError) as exc:
+            against = _against_ratings(study)
+        except (StudyError, GenerationsError, StudyChanged) as exc:
             failed += 1
             print(f"FAIL {path}\n{exc}")
             continue
         counts = items.groupby("task").size().to_dict()
         print(f"ok   {path}: {len(study.tasks)} task(s), {len(items)} items {counts}")
+        for line in against:
+            print(f"     {line}")
     return 1 if failed else 0
+
+
+def _against_ratings(study: Study) -> list[str]:
+    """What the study file does to the ratings stored for it (nothing without a warehouse);
+    raises :class:`~raterlab.errors.StudyChanged` for a dropped field."""
+    home = Home.from_env()
+    if not home.warehouse.exists():
+        return []
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        return study_change(con, study).lines()
 
 
 def run_schema(args: argparse.Namespace) -> int:

@@ -2,7 +2,8 @@
 
 Only ratings of ``kind = 'item'`` and ``copy = 0`` count toward consensus: hidden duplicates,
 attention checks and calibration items measure the raters, not the items. A ``skip`` (or an
-empty cell) is not a rating of that field.
+empty cell) is not a rating of that field, nor is a stored value the study file's current
+rules reject (held until replaced; :mod:`raterlab.ingest.changes`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pandas as pd
 from raterlab import warehouse
 from raterlab.design.blinding import KEY_COLUMNS
 from raterlab.design.rounds import latest_pilot_only
+from raterlab.ingest.changes import held_out
 from raterlab.ingest.labels import LABEL_COLUMNS
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 from raterlab.tables import names
@@ -51,8 +53,10 @@ def read_table(
 
 
 def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
-    """The ratings that count: kind ``item``, copy 0, a rating field, a value (not skip), and
-    of an item piloted again, only the latest pilot round's ratings.
+    """The ratings that count: kind ``item``, copy 0, a rating field, a value (not skip) that
+    the study's rules still allow (:func:`raterlab.ingest.changes.held_out`: a study file
+    edited after ratings came in), and of an item piloted again, only the latest pilot
+    round's ratings.
 
     Returns :data:`RATING_COLUMNS`; ``value`` is the canonical text (``0``/``1``, an integer,
     a label). Categorical labels are matched to the declared spelling.
@@ -72,6 +76,9 @@ def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
         if column not in rows:
             rows[column] = None
     rows["value"] = rows["value"].astype(str)
+    held = held_out(study, rows)
+    if held.any():
+        rows = rows[~held].copy()
     for task_name, task in study.tasks.items():
         for name, spec in task.fields.items():
             if isinstance(spec, CategoricalField):

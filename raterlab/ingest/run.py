@@ -22,7 +22,7 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.ingest import ratings, store
+from raterlab.ingest import changes, ratings, store
 from raterlab.ingest.key import SealedKey
 from raterlab.ingest.labels import Labels, labels_of
 from raterlab.ingest.read import LINK_SUFFIX, ROW, refused_link
@@ -448,8 +448,10 @@ def commit_all(
     handed out differs from one by one. If a group's transaction fails, its files are
     committed again one per transaction, so a bad file never rolls back good ones. Results
     come in the order of the files. Labels are made for :data:`GROUP_FILES` files at a time
-    (``labels_from``)."""
+    (``labels_from``). First the stored ratings are brought in line with the study file
+    (:func:`raterlab.ingest.changes.follow_study`: a dropped field refuses the whole ingest)."""
     store.ensure_tables(con)
+    changes.follow_study(con, study)
     done: dict[str, list[IngestResult]] = {}
     order: list[str] = []
     groups: dict[str | None, _Group] = {}

@@ -140,6 +140,7 @@ def _check_task(path: str, task: Task) -> Iterator[Problem]:
             bad = [v for v in rule.when.in_ if domain is not None and v not in domain]
             if bad:
                 yield where, f"values {bad} are not allowed for field {name!r}"
+    yield from _check_renamed(f"{path}.renamed", task)
     for i, constraint in enumerate(task.constraints):
         where = f"{path}.constraints[{i}]"
         for name in (constraint.antecedent, constraint.consequent):
@@ -147,6 +148,22 @@ def _check_task(path: str, task: Task) -> Iterator[Problem]:
                 yield where, problem
             elif not isinstance(task.fields[name], BinaryField):
                 yield where, f"field {name!r} is not binary; constraints relate binary fields"
+
+
+def _check_renamed(path: str, task: Task) -> Iterator[Problem]:
+    """Each rename maps a name the task no longer has to one of its fields, one old name per
+    field."""
+    for old, new in task.renamed.items():
+        if old in task.fields:
+            yield (
+                f"{path}.{old}",
+                f"{old!r} is still a field of this task; a renamed field's old name must be gone",
+            )
+        if problem := _unknown_field(task, new):
+            yield f"{path}.{old}", problem
+    twice = sorted({n for n in task.renamed.values() if list(task.renamed.values()).count(n) > 1})
+    for new in twice:
+        yield path, f"several old fields are renamed to {new!r}; one field's ratings per field"
 
 
 def _check_design(study: Study) -> Iterator[Problem]:

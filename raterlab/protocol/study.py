@@ -53,6 +53,14 @@ class Task(_Strict):
         default=True,
         description="Annotators may go back to an item they have moved on from (labeling tool).",
     )
+    renamed: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "Fields renamed after ratings came in: old name -> new name. The stored ratings of "
+            "the old field become ratings of the new one at the next ingest or design run; a "
+            "field the stored ratings have and the study no longer has is otherwise refused."
+        ),
+    )
 
     @property
     def item_keys(self) -> list[str]:

@@ -200,6 +200,34 @@ WIDE_RATINGS = Table(
     "file's order (its canonical `value`), then `source_file`.",
 )
 
+HELD_RATINGS = Table(
+    "staging.held_ratings",
+    "Stored ratings whose values the study file's current rules reject.",
+    grain="rating, field and rule broken",
+    written_by="raterlab ingest, and the study_protocol and ingest assets",
+    columns=(
+        f.STUDY,
+        Column("rating_id", f.BIGINT, "The rating (`gold.ratings`)."),
+        f.TASK,
+        f.ITEM_ID,
+        f.ANNOTATOR_ID,
+        f.BATCH,
+        Column("copy", f.BIGINT, "0, or 1 for a hidden duplicate."),
+        f.FIELD.described("The field whose stored value the rules reject."),
+        f.VALUE.described("The stored value."),
+        Column("rule", f.VARCHAR, "The rule it breaks (`range`, `type`, `allowed_values`)."),
+        Column("message", f.VARCHAR, "The rule's message, as an ingest report gives it."),
+        Column("checked_at", f.TIMESTAMPTZ, "When the study file was checked against it."),
+    ),
+    key=("study", "rating_id", "field", "rule"),
+    details="Written when a study file edited after ratings came in is checked against "
+    "them (each ingest, the `study_protocol` asset; `raterlab study check` shows the same "
+    "without writing), replacing the study's rows. These values are held out of the "
+    "ratings that count for consensus and its exports until a newer return replaces them "
+    "or the rules take them back. The check uses the ingest's rules of one cell (type, "
+    "range, allowed values); conditionals and constraints are not re-checked.",
+)
+
 UNPUBLISHED = Table(
     "staging.unpublished",
     "Gold tables written since `published.duckdb` last took them.",
@@ -226,6 +254,7 @@ TABLES = (
     LABELS,
     WIDE_RATINGS,
     RATING_HISTORY,
+    HELD_RATINGS,
     UNPUBLISHED,
 )
 

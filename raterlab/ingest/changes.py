@@ -1,0 +1,221 @@
+"""A study file edited after ratings came in, checked against the stored ratings.
+
+Packets go out, ratings come back, and then someone edits the study: narrows a scale, renames
+a field, drops one. The stored ratings were valid under the old rules; the new file must say
+what becomes of them, never leave them silently wrong or silently gone:
+
+- A field (or task) the stored ratings have and the study no longer has is refused
+  (:class:`~raterlab.errors.StudyChanged`, naming each with its count of ratings), unless the
+  task maps it: ``renamed: {old: new}``. A mapped field's stored values are renamed in
+  ``gold.rating_values`` (the history keeps the name they were given under).
+- A stored value the new rules reject (a 5 after ``max: 4``, a label no longer offered) is
+  listed in ``staging.held_ratings``, with the rule and its message, and is held out of the
+  ratings that count (:func:`raterlab.consensus.inputs.counting_ratings`) until a newer
+  return replaces it, or the rules take it back. The rules are the ingest's own
+  (:func:`raterlab.ingest.rules.task_rules`, those of one cell: type, range, allowed values),
+  checked once per distinct stored value.
+
+:func:`follow_study` applies this (at ingest and when the design reads the study);
+:func:`study_change` says what it would do, writing nothing (``raterlab study check``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import duckdb
+import pandas as pd
+
+from raterlab import warehouse
+from raterlab.errors import StudyChanged
+from raterlab.ingest.read import ROW
+from raterlab.ingest.rules import task_rules
+from raterlab.ingest.schema import failures
+from raterlab.protocol import Study
+from raterlab.tables import ddl
+from raterlab.tables.ingest import HELD_RATINGS
+
+DOMAIN_RULES = ("type", "range", "allowed_values")
+"""The rules of one cell's value alone: what a stored value is checked against."""
+
+VALUE_KEY = ["task", "field", "value"]
+
+
+def stored_fields(con: duckdb.DuckDBPyConnection, study: str) -> pd.DataFrame:
+    """The (task, field) pairs of ``study``'s current ratings, with how many ratings each
+    has (``n``); empty before the first ratings."""
+    if not warehouse.table_exists(con, "gold.rating_values"):
+        return pd.DataFrame(columns=["task", "field", "n"])
+    return con.execute(
+        """SELECT r.task, v.field, count(*) AS n FROM gold.ratings r
+           JOIN gold.rating_values v USING (study, rating_id)
+           WHERE r.study = ? GROUP BY ALL ORDER BY ALL""",
+        [study],
+    ).df()
+
+
+def unmapped(study: Study, stored: pd.DataFrame) -> list[str]:
+    """``task.field (n ratings)`` for each stored field the study neither has nor renames."""
+    gone = []
+    for task, name, n in stored[["task", "field", "n"]].itertuples(index=False):
+        spec = study.tasks.get(task)
+        if spec is None or (name not in spec.fields and name not in spec.renamed):
+            gone.append(f"{task}.{name} ({n} rating(s))")
+    return gone
+
+
+def renames(study: Study, stored: pd.DataFrame) -> list[tuple[str, str, str, int]]:
+    """(task, old, new, n) for each stored field a task's ``renamed`` maps."""
+    return [
+        (task, name, study.tasks[task].renamed[name], int(n))
+        for task, name, n in stored[["task", "field", "n"]].itertuples(index=False)
+        if task in study.tasks and name in study.tasks[task].renamed
+    ]
+
+
+def refuse_unmapped(study: Study, stored: pd.DataFrame) -> None:
+    """Raise :class:`~raterlab.errors.StudyChanged` naming the stored fields the study
+    dropped without a ``renamed`` entry."""
+    gone = unmapped(study, stored)
+    if gone:
+        raise StudyChanged(
+            f"study {study.name}: stored ratings have field(s) the study file no longer has: "
+            f"{', '.join(gone)}. Put them back, or say what each became under its task "
+            "(renamed: {old: new}); nothing was written"
+        )
+
+
+def rejected_values(study: Study, values: pd.DataFrame) -> pd.DataFrame:
+    """The distinct (task, field, value) of ``values`` that the study's rules of one cell
+    reject, with ``rule`` and ``message`` (one row per value and rule). Values of fields the
+    study does not have are not looked at (see :func:`unmapped`)."""
+    found = []
+    distinct = values[VALUE_KEY].drop_duplicates()
+    for (task, name), group in distinct.groupby(["task", "field"], sort=True):
+        if task not in study.tasks or name not in study.tasks[task].fields:
+            continue
+        rules = [r for r in task_rules(study, task) if r.column == name and r.name in DOMAIN_RULES]
+        if not rules:
+            continue
+        cells = pd.DataFrame({name: group["value"].astype(str).to_numpy(), ROW: range(len(group))})
+        broken = failures(cells, rules, f"{study.name}.{task}")
+        if len(broken):
+            at = broken["position"].to_numpy(dtype=int)
+            found.append(
+                pd.DataFrame(
+                    {
+                        "task": task,
+                        "field": name,
+                        "value": cells[name].to_numpy()[at],
+                        "rule": broken["rule"].to_numpy(),
+                        "message": broken["message"].to_numpy(),
+                    }
+                )
+            )
+    if not found:
+        return pd.DataFrame(columns=[*VALUE_KEY, "rule", "message"])
+    return pd.concat(found, ignore_index=True)
+
+
+def held_out(study: Study, ratings: pd.DataFrame) -> pd.Series:
+    """Whether each rating row (``task``, ``field``, ``value``) holds a value the study's
+    rules reject: held out of the ratings that count until it is replaced."""
+    rejected = rejected_values(study, ratings)
+    if rejected.empty:
+        return pd.Series(False, index=ratings.index)
+    keys = pd.MultiIndex.from_frame(ratings[VALUE_KEY].astype(str))
+    return pd.Series(keys.isin(pd.MultiIndex.from_frame(rejected[VALUE_KEY])), ratings.index)
+
+
+def held_ratings(con: duckdb.DuckDBPyConnection, study: Study) -> pd.DataFrame:
+    """The stored ratings whose values the study's rules reject, one row per rating, field
+    and rule broken (the columns of ``staging.held_ratings`` but ``study`` and
+    ``checked_at``)."""
+    columns = [c.name for c in HELD_RATINGS.columns if c.name not in ("study", "checked_at")]
+    if not warehouse.table_exists(con, "gold.rating_values"):
+        return pd.DataFrame(columns=columns)
+    values = con.execute(
+        """SELECT DISTINCT r.task, v.field, v.value FROM gold.ratings r
+           JOIN gold.rating_values v USING (study, rating_id) WHERE r.study = ?""",
+        [study.name],
+    ).df()
+    rejected = rejected_values(study, values)
+    if rejected.empty:
+        return pd.DataFrame(columns=columns)
+    con.register("_rejected", rejected)
+    try:
+        return con.execute(
+            """SELECT r.rating_id, r.task, r.item_id, r.annotator_id, r.batch, r."copy",
+                      v.field, v.value, x.rule, x.message
+               FROM gold.ratings r JOIN gold.rating_values v USING (study, rating_id)
+               JOIN _rejected x ON x.task = r.task AND x.field = v.field AND x.value = v.value
+               WHERE r.study = ? ORDER BY r.task, v.field, r.item_id, r.annotator_id""",
+            [study.name],
+        ).df()
+    finally:
+        con.unregister("_rejected")
+
+
+@dataclass
+class StudyChange:
+    """What the study file, as it is now, does to the stored ratings."""
+
+    renamed: list[tuple[str, str, str, int]] = field(default_factory=list)
+    """(task, old field, new field, ratings) for each rename applied (or to apply)."""
+    held: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The stored ratings the rules now reject (:func:`held_ratings`)."""
+
+    def lines(self) -> list[str]:
+        """What a person reads: each rename, and the held values counted per field, value
+        and rule."""
+        out = [f"{t}.{old} renamed to {new}: {n} rating(s)" for t, old, new, n in self.renamed]
+        if len(self.held):
+            counts = self.held.groupby(["task", "field", "value", "rule"], sort=True).size()
+            out += [
+                f"{t}.{f} = {v!r} breaks {r} under the new rules: {n} rating(s) held out of "
+                "consensus until replaced"
+                for (t, f, v, r), n in counts.items()
+            ]
+        return out
+
+
+def study_change(con: duckdb.DuckDBPyConnection, study: Study) -> StudyChange:
+    """What :func:`follow_study` would do, writing nothing: raises
+    :class:`~raterlab.errors.StudyChanged` for a dropped field; the renames to apply and
+    the values the rules reject (those of a renamed field judged under its new name)."""
+    stored = stored_fields(con, study.name)
+    refuse_unmapped(study, stored)
+    pending = renames(study, stored)
+    held = held_ratings(con, study)
+    return StudyChange(pending, held)
+
+
+def follow_study(con: duckdb.DuckDBPyConnection, study: Study) -> StudyChange:
+    """Bring the stored ratings in line with the study file before anything else is
+    written: refuse a dropped field (:class:`~raterlab.errors.StudyChanged`, nothing
+    written), rename the fields ``renamed`` maps, and replace the study's rows of
+    ``staging.held_ratings`` with the values the rules now reject, in one transaction.
+    Call it outside any transaction."""
+    stored = stored_fields(con, study.name)
+    refuse_unmapped(study, stored)
+    applied = renames(study, stored)
+    ddl.ensure(con, HELD_RATINGS)
+    with warehouse.transaction(con):
+        for task, old, new, _ in applied:
+            con.execute(
+                """UPDATE gold.rating_values v SET field = $new WHERE v.study = $study
+                   AND v.field = $old AND v.rating_id IN (SELECT rating_id FROM gold.ratings
+                   WHERE study = $study AND task = $task)""",
+                {"study": study.name, "task": task, "old": old, "new": new},
+            )
+        held = held_ratings(con, study)
+        con.execute(f"DELETE FROM {HELD_RATINGS.name} WHERE study = ?", [study.name])
+        if len(held):
+            rows = held.assign(study=study.name, checked_at=datetime.now(UTC))
+            con.register("_held", rows)
+            try:
+                con.execute(f"INSERT INTO {HELD_RATINGS.name} BY NAME SELECT * FROM _held")
+            finally:
+                con.unregister("_held")
+    return StudyChange(applied, held)
