@@ -325,3 +325,24 @@ def test_a_long_note_in_a_workbook_is_refused_with_a_short_value(issued, tmp_pat
     assert (issue.row, issue.column, issue.rule) == (2, "notes", "too_long")
     assert "20,001" in issue.message and "20,000" in issue.message
     assert stored[0] < 300
+
+
+def test_a_workbook_filled_down_past_its_items_is_accepted_with_a_warning(issued, tmp_path):
+    study, home, _, _ = issued
+    frame = filled(home, "a1", "main-01", "answer")
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("annotations")
+    sheet.append(list(frame.columns))
+    for row in frame.itertuples(index=False):
+        sheet.append(list(row))
+    tail = 20_000
+    for _ in range(tail):
+        sheet.append(["a1", None, None, "medium"])
+    path = tmp_path / "filled.xlsx"
+    book.save(path)
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_file(study, path, home, con)
+    assert result.status == "accepted"
+    (warning,) = result.validation.warnings.itertuples()
+    assert warning.rule == "filled_down" and f"({tail:,} rows)" in warning.message
+    assert "annotator_id = a1, confidence = medium" in warning.message
