@@ -273,6 +273,12 @@ def krippendorff_alpha(
     -----
     Missing data: units with fewer than two ratings are not pairable and are left out, as in
     Krippendorff's definition; every pairable value counts, whichever rater gave it.
+
+    Computation: the ``q x q`` coincidence matrix is one product of the units' category
+    tallies (``o = N W N^T - diag(N w)`` with ``N`` the ``q x units`` tallies and ``W`` the
+    diagonal of ``1 / (m_u - 1)`` over pairable units); alpha follows from ``o`` alone. With
+    more than ``COMPARE_CATEGORIES`` (32) distinct values, from per-unit statistics instead
+    (sparse; interval alpha from each unit's moments), as :func:`alpha_statistic`.
     Raises :class:`AgreementUndefined` with fewer than two raters, no unit with two ratings,
     or a single value among the pairable ones (``D_e = 0``).
 

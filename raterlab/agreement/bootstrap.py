@@ -6,6 +6,11 @@ No coefficient is recomputed per resample: each coefficient's per-unit statistic
 (see :mod:`raterlab.agreement._stats`). BCa's jackknife uses ``total - S[i]`` the same way.
 The scale (categories) is the one of the full data, so a resample that misses a category
 still has it on its scale.
+
+Draws: each resample is ``n_units`` uniform unit indices from ``numpy.random.default_rng(seed)``
+(``Generator.integers``, 32-bit indices, which are the same numbers as 64-bit ones for a range
+below 2^32), counted per resample into one-byte counts; the same seed gives the same
+resamples, and the same intervals, as before the counts were narrowed.
 """
 
 from __future__ import annotations
@@ -89,8 +94,9 @@ def resample_counts(indices: np.ndarray, n_units: int) -> np.ndarray:
 
 CACHED_CELLS = 1 << 27
 """Largest draw (resamples x units) :func:`drawn_counts` keeps for the next caller: 1,000
-resamples of up to 134,000 units, 134 MB as one-byte counts. Drawing 1,000 resamples of
-100,000 units takes about a second, paid again by every slice and judge when not kept."""
+resamples of up to 134,000 units, 134 MB as one-byte counts. A draw is most of a cold
+interval's cost (see benchmarks/README.md, "Agreement": a cold and a warm call measured),
+paid again by every field, slice and judge that resamples the same units when not kept."""
 
 
 def drawn_counts(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
@@ -101,7 +107,10 @@ def drawn_counts(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[
     of one task rated on the same items have as many units, bootstrapped with the same
     seed. The last four draws (up to :data:`CACHED_CELLS` counts each, stored as small
     integers) are kept, so the draws are paid once and only the statistics each time; the
-    numbers do not change.
+    numbers do not change. The kept draws serve those repeated calls of a pipeline run
+    (``raterlab.judges.resample`` and the per-field agreement bootstraps), not a benchmark:
+    a single :func:`bootstrap_ci` call draws its resamples in the call (cold), and that is
+    the figure the benchmark reports first.
     """
     if n_units * n_resamples > CACHED_CELLS:
         return tuple(_draw(n_units, n_resamples, seed, step))
