@@ -6,9 +6,10 @@ returns their paths. Shapes are documented in ``docs/gold_tables.md`` (section E
                      metadata (version, date, annotators, inter-rater kappa, counts) and one
                      annotation per item with its ratings by annotator, consensus,
                      adjudication flag and comments.
-``labeler_files``    ``labelers/<labelerId>[/<runId>]/<dimension>.json`` per annotator and task
-                     (plus labeler ``consensus``): exportedAt, dimension, runId, labelerId,
-                     labels[{<unit_key>, <fields>, confidence, timestamp}] (protocol 002).
+``labeler_files``    ``labelers/<labelerId>[/<runId>]/<dimension>.json`` per annotator and task:
+                     exportedAt, dimension, runId, labelerId,
+                     labels[{<unit_key>, <fields>, confidence, timestamp}] (protocol 002);
+                     the consensus beside it, ``consensus/[<runId>/]<dimension>.json``.
 ``gold_tier_jsonl``  ``gold/<task>.jsonl``: the resolved items of the GOLD tier with their
                      consensus labels; ``data/sample_test_cases.json``: the resolved items of
                      the single-annotator tiers, with each tier's noise floor disclosed.
@@ -376,9 +377,11 @@ def _unit_and_run(bundle: ExportBundle) -> dict[str, tuple[str, str]]:
 
 def labeler_files(bundle: ExportBundle, folder: Path) -> list[Path]:
     """``labelers/<labelerId>/<dimension>.json`` per annotator and task (``.../<runId>/...``
-    when the study has a ``run_key``), and the same for labeler ``consensus``.
+    when the study has a ``run_key``), and the consensus in ``consensus/[<runId>/]<dimension>
+    .json``.
 
-    The shape is the labeling-session export of protocol 002::
+    Every file under ``labelers/`` has the shape of the labeling-session export of
+    protocol 002::
 
         {exportedAt, dimension, runId, labelerId,
          labels: [{<unit_key>, <field>: <value>, ..., confidence, timestamp}]}
@@ -386,27 +389,29 @@ def labeler_files(bundle: ExportBundle, folder: Path) -> list[Path]:
     ``dimension`` is the task, ``runId`` the evaluation run the items came from (the study's
     ``run_key``; else this export's run), each label keyed by the unit's id under the study's
     ``unit_key`` (else ``itemId``), fields typed as :func:`_protocol_value` says, ``timestamp``
-    when raterlab received the label. Empty optional fields are left out.
+    when raterlab received the label. Empty optional fields are left out. The consensus has
+    no confidence nor time of its own, so it is not put among the labelers: its files have
+    the same outer shape (``labelerId`` ``consensus``) and a ``status`` per field instead.
     """
     study = bundle.study
     ratings = bundle.rating_rows()
     units = _unit_and_run(bundle)
     received = bundle.labels.groupby("rating_id")["ingested_at"].first() if len(ratings) else {}
-    groups: dict[tuple[str, str, str | None], list[dict]] = {}
+    groups: dict[tuple[str, str, str, str | None], list[dict]] = {}
     for r in ratings.sort_values(["task", "item_id"]).itertuples(index=False):
         unit, run = units.get(r.item_id, (r.item_id, None))
         entry = _label_entry(study, r.task, unit, r.values)
         entry["confidence"] = r.confidence if isinstance(r.confidence, str) else None
         entry["timestamp"] = _iso(received[r.rating_id])
-        groups.setdefault((r.annotator_id, r.task, run), []).append(entry)
+        groups.setdefault(("labelers", r.annotator_id, r.task, run), []).append(entry)
     for (task_name, item_id), rows in _consensus_by_item(bundle).items():
         unit, run = units.get(item_id, (item_id, None))
         values = dict(zip(rows["field"], rows["value"], strict=True))
         entry = _label_entry(study, task_name, unit, values)
         entry["status"] = dict(zip(rows["field"], rows["status"], strict=True))
-        groups.setdefault(("consensus", task_name, run), []).append(entry)
+        groups.setdefault(("consensus", "consensus", task_name, run), []).append(entry)
     out = []
-    for (labeler, task_name, run), labels in sorted(groups.items(), key=lambda kv: str(kv[0])):
+    for (top, labeler, task_name, run), labels in sorted(groups.items(), key=lambda kv: str(kv[0])):
         document = {
             "exportedAt": bundle.exported_at_iso,
             "dimension": task_name,
@@ -414,8 +419,9 @@ def labeler_files(bundle: ExportBundle, folder: Path) -> list[Path]:
             "labelerId": labeler,
             "labels": labels,
         }
-        parts = [labeler, run] if study.run_key and run else [labeler]
-        out.append(_dump(folder.joinpath("labelers", *parts, f"{task_name}.json"), document))
+        parts = [labeler] if top == "labelers" else []
+        parts += [run] if study.run_key and run else []
+        out.append(_dump(folder.joinpath(top, *parts, f"{task_name}.json"), document))
     return out
 
 

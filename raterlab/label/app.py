@@ -88,6 +88,8 @@ class LabelApp(App[str]):
         """The shown key (or ``guide``) read in full instead of the item, if any."""
         self.typed = ""
         self.cursor = 0
+        self.problems: list[str] = []
+        """Why the last answer or key was refused (shown until the next key is taken)."""
         self.ignored: list[str] = []
         """Keys ignored since the screen last changed, and why (shown under the question)."""
         self._ignored_why = ""
@@ -153,9 +155,10 @@ class LabelApp(App[str]):
             self._text_fence = now
             self.typed = "" if lab.done else lab.answers.get(lab.question.field, "")
             self.cursor = len(self.typed)
-        if problems:
-            self._fence = now
-        notes = list(problems or [])
+        if problems is not None:
+            self.problems = problems
+            self._fence = now if problems else self._fence
+        notes = list(self.problems)
         if self.ignored:
             keys = f"{_plural(len(self.ignored), 'key')} ignored ({', '.join(self.ignored)})"
             notes.append(f"{keys}: {self._ignored_why}")
@@ -274,6 +277,7 @@ class LabelApp(App[str]):
             return
         if event.time > self._ignored_shown:
             self.ignored = []
+        self.problems = []
         if lab.done:
             self._on_done_key(key)
         elif self._typing():

@@ -182,7 +182,8 @@ def test_study_json_values(cab, tmp_path: Path) -> None:
 def test_labeler_files_shape(mini_bundle, tmp_path: Path) -> None:
     _, bundle = mini_bundle
     paths = labeler_files(bundle, tmp_path)
-    assert tmp_path / "labelers" / "consensus" / "answer.json" in paths
+    assert tmp_path / "consensus" / "answer.json" in paths
+    assert not (tmp_path / "labelers" / "consensus").exists()
     one = json.loads((tmp_path / "labelers" / "a1" / "check.json").read_text())
     assert set(one) == {"exportedAt", "dimension", "runId", "labelerId", "labels"}
     assert (one["dimension"], one["labelerId"], one["runId"]) == ("check", "a1", "run-2")
@@ -190,7 +191,10 @@ def test_labeler_files_shape(mini_bundle, tmp_path: Path) -> None:
     label = one["labels"][0]
     assert {"itemId", "relevant", "sufficient", "confidence", "timestamp"} <= set(label)
     assert isinstance(label["relevant"], bool) and label["timestamp"].endswith("Z")
-    consensus = json.loads((tmp_path / "labelers" / "consensus" / "answer.json").read_text())
+    for path in (tmp_path / "labelers").rglob("*.json"):  # every labeler file: seed 002's shape
+        for entry in json.loads(path.read_text())["labels"]:
+            assert {"itemId", "confidence", "timestamp"} <= set(entry), path
+    consensus = json.loads((tmp_path / "consensus" / "answer.json").read_text())
     assert {"itemId", "status"} <= set(consensus["labels"][0])
 
 
