@@ -10,6 +10,7 @@ import duckdb
 
 from raterlab import warehouse
 from raterlab.consensus.inputs import read_table
+from raterlab.csvsafe import write_csv
 from raterlab.protocol import Study
 from raterlab.report.html import page
 from raterlab.report.sections import PLOTS, ReportInputs, build_sections
@@ -31,6 +32,10 @@ READ = (
     "staging.gold_contract",
     "staging.ingests",
     "staging.ingest_issues",
+    "gold.agreement_pairwise",
+    "gold.metrics",
+    "gold.tier_costs",
+    "gold.promotions",
 )
 """Tables the sections read (besides ``raw.generations``)."""
 
@@ -90,10 +95,15 @@ def render(inputs: ReportInputs, generated_at: datetime | None = None) -> str:
 
 
 def write_report(con: duckdb.DuckDBPyConnection, study: Study, reports: Path) -> Path:
-    """Write ``reports/<study>/index.html`` (replaced atomically) and return its path."""
+    """Write ``reports/<study>/index.html`` (replaced atomically) and return its path, with
+    the tables the page folds away as CSV files beside it (``tables/<name>.csv``)."""
     target = reports / study.name / "index.html"
     target.parent.mkdir(parents=True, exist_ok=True)
+    inputs = load_inputs(con, study, reports)
+    text = render(inputs)
+    for relative, frame in inputs.attachments.items():
+        write_csv(frame, target.parent / relative)
     partial = target.with_suffix(".html.partial")
-    partial.write_text(render(load_inputs(con, study, reports)), encoding="utf-8")
+    partial.write_text(text, encoding="utf-8")
     os.replace(partial, target)
     return target

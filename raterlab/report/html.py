@@ -21,7 +21,6 @@ body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; 
 h1 { font-size: 1.7em; margin-bottom: .2em; }
 h2 { border-bottom: 2px solid #1f4e79; padding-bottom: .2em; margin-top: 2.2em; }
 h3 { margin-top: 1.4em; }
-nav ol { columns: 2; }
 table { border-collapse: collapse; margin: .6em 0 1em; font-size: .88em; }
 th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top; }
 td { white-space: nowrap; } td.text { white-space: normal; min-width: 18em; }
@@ -35,6 +34,10 @@ img { max-width: 100%; border: 1px solid #e1e4e8; margin: .5em 0; }
 .ok { color: #1a7f37; font-weight: 600; } .held { color: #b03a2e; font-weight: 600; }
 .note { color: #57606a; font-size: .9em; }
 .disclosure { background: #fff8e1; border-left: 4px solid #d4a017; padding: .5em 1em; }
+nav ol { columns: 1; display: flex; flex-wrap: wrap; gap: .2em 1.2em; padding-left: 0;
+         list-style-position: inside; font-size: .85em; margin: .3em 0 0; }
+details { margin: .5em 0 1em; } summary { cursor: pointer; color: #1f4e79; }
+h2.question { border-bottom: none; margin-top: 1em; }
 """
 
 
@@ -103,6 +106,42 @@ def table(frame: pd.DataFrame, flag: pd.Series | None = None, empty: str = "none
     return f'<div class="wide">{body}</div>'
 
 
+SHOWN_ROWS = 50
+"""Rows a collapsed table shows; the whole table is a CSV beside the report."""
+
+
+def fmt(value: float, signed: bool = False, digits: int = 2) -> str:
+    """A number to ``digits`` decimals (``n/a`` for NaN), signed on request."""
+    if value is None or pd.isna(value):
+        return "n/a"
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def interval(value: float, low: float, high: float, signed: bool = False, digits: int = 2) -> str:
+    """``0.66 [0.52, 0.78]``; the value alone without an interval; ``""`` without a value."""
+    if value is None or pd.isna(value):
+        return ""
+    if pd.isna(low) or pd.isna(high):
+        return fmt(value, signed, digits)
+    return f"{fmt(value, signed, digits)} [{fmt(low, signed, digits)}, {fmt(high, signed, digits)}]"
+
+
+def collapsed(summary: str, frame: pd.DataFrame, csv: str | None = None) -> str:
+    """``frame`` folded away under ``summary`` (a click opens it): its first
+    :data:`SHOWN_ROWS` rows, and a link to ``csv`` (a path relative to the report) holding
+    every row when it has more."""
+    more = ""
+    if csv and len(frame) > SHOWN_ROWS:
+        more = (
+            f'<p class="note">First {SHOWN_ROWS} of {len(frame)} rows; every row: '
+            f'<a href="{esc(csv)}">{esc(csv)}</a>.</p>'
+        )
+    elif csv:
+        more = f'<p class="note">As CSV: <a href="{esc(csv)}">{esc(csv)}</a>.</p>'
+    body = table(frame.head(SHOWN_ROWS))
+    return f"<details><summary>{esc(summary)} ({len(frame)} rows)</summary>{more}{body}</details>"
+
+
 def data_uri(path: Path) -> str:
     """A PNG file as a ``data:`` URI."""
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
@@ -114,7 +153,8 @@ def image(path: Path, alt: str) -> str:
 
 
 def page(title: str, subtitle: str, sections: list[Section]) -> str:
-    """The whole document: a title, a table of contents and the numbered sections."""
+    """The whole document: a title, a one-paragraph table of contents and the numbered
+    sections (the first one, the answer, on the first screen)."""
     toc = "".join(f'<li><a href="#{s.anchor}">{esc(s.title)}</a></li>' for s in sections)
     body = "".join(
         f'<section id="{s.anchor}"><h2>{i}. {esc(s.title)}</h2>{"".join(s.parts)}</section>'

@@ -10,10 +10,11 @@ from pathlib import Path
 import pandas as pd
 
 from raterlab.comparison.table import ALL as COMPARISON_ALL
-from raterlab.comparison.table import REST
 from raterlab.protocol import Study
 from raterlab.quality import flag_summary
-from raterlab.report.html import Section, heading, image, paragraph, table
+from raterlab.report.answers import first_screen
+from raterlab.report.headline import headline_table
+from raterlab.report.html import Section, collapsed, heading, image, interval, paragraph, table
 
 PLOTS = {
     "agreement": "agreement.png",
@@ -34,6 +35,19 @@ class ReportInputs:
     """Existing plot files, by key of :data:`PLOTS`."""
     extra: dict[str, pd.DataFrame] = field(default_factory=dict)
     """Other gold tables with rows for the study (e.g. written by later stages)."""
+    attachments: dict[str, pd.DataFrame] = field(default_factory=dict)
+    """Tables the page folds away, by their CSV path relative to the report (written beside
+    it by :func:`raterlab.report.build.write_report`)."""
+
+    def csv(self, name: str, frame: pd.DataFrame) -> str:
+        """Attach ``frame`` as ``tables/<name>.csv`` and return that relative path."""
+        path = f"tables/{name}.csv"
+        self.attachments[path] = frame
+        return path
+
+    def folded(self, summary: str, name: str, frame: pd.DataFrame) -> str:
+        """``frame`` collapsed under ``summary``, with every row in an attached CSV."""
+        return collapsed(summary, frame, self.csv(name, frame))
 
     def get(self, name: str) -> pd.DataFrame:
         frame = self.tables.get(name)
@@ -62,91 +76,6 @@ def _pivot_count(frame: pd.DataFrame, index: list[str], columns: str, values: st
     return wide
 
 
-def _fmt(value: float, signed: bool = False) -> str:
-    if pd.isna(value):
-        return "n/a"
-    return f"{value:+.2f}" if signed else f"{value:.2f}"
-
-
-def _p(value: float) -> str:
-    """``= 0.041``, ``< 0.001`` or ``= n/a``, to follow a ``p``."""
-    if pd.isna(value):
-        return "= n/a"
-    return "< 0.001" if value < 0.001 else f"= {value:.3f}"
-
-
-def contrast_sentence(study: Study, row: pd.Series) -> str:
-    """One contrast of ``gold.condition_comparison`` in words."""
-    unit = f"{study.comparison.pair} pairs" if row["paired"] else "items"
-    name = f"{row['task']}.{row['field']}" if len(study.tasks) > 1 else row["field"]
-    reference = row["reference"]
-    if reference == REST:
-        reference = f"the other {study.comparison.by} values"
-    text = (
-        f"{name}: {row['level']} - {reference} = "
-        f"{_fmt(row['mean_diff'], True)} on average (95% CI {_fmt(row['mean_diff_low'], True)} "
-        f"to {_fmt(row['mean_diff_high'], True)}; median {_fmt(row['median_diff'], True)}) over "
-        f"{int(row['n_units'])} {unit}. "
-    )
-    if row["paired"]:
-        text += (
-            f"Wilcoxon signed-rank p {_p(row['p_value'])}, sign test p "
-            f"{_p(row['sign_test_p'])}, rank-biserial r = {_fmt(row['rank_biserial'])}. "
-            f"{row['level']} wins {row['win_share']:.0%}, ties {row['tie_share']:.0%} and "
-            f"loses {row['loss_share']:.0%} of the pairs. "
-        )
-    else:
-        text += (
-            f"Mann-Whitney p {_p(row['p_value'])}, rank-biserial r = {_fmt(row['rank_biserial'])}. "
-        )
-    return text + (
-        f"Adjusted for raters (fixed effects, SE clustered by "
-        f"{study.comparison.pair or 'item'}): {_fmt(row['adjusted_diff'], True)} "
-        f"(SE {_fmt(row['adjusted_se'])}, p {_p(row['adjusted_p'])})."
-    )
-
-
-def answer(inputs: ReportInputs) -> Section:
-    """The study's question answered first: the comparison on all items, in words."""
-    section = Section("The answer", "answer")
-    study = inputs.study
-    gate = inputs.get("staging.pilot_gate")
-    if len(gate) and not bool(gate["passed"].iloc[0]):
-        section.add(
-            paragraph(
-                f"The main round has not gone out ({gate['message'].iloc[0]}); the numbers "
-                "below come from the pilot only.",
-                "held",
-            )
-        )
-    if study.comparison is None:
-        return section.add(paragraph("The study declares no comparison (`comparison:`).", "note"))
-    comparison = inputs.get("gold.condition_comparison")
-    overall = comparison[comparison["slice"] == COMPARISON_ALL] if len(comparison) else comparison
-    overall = overall[overall["mean_diff"].notna()] if len(overall) else overall
-    if overall.empty:
-        means = inputs.get("gold.condition_means")
-        if len(means):
-            return section.add(
-                paragraph(
-                    f"Only one value of {study.comparison.by} has consensus values, so there "
-                    "is nothing to compare; the means per value are in the results section.",
-                    "lead",
-                )
-            )
-        return section.add(paragraph("No consensus values to compare yet.", "lead"))
-    shown = overall.sort_values("p_value", na_position="last").head(6)
-    sentences = [paragraph(contrast_sentence(study, row), "lead") for _, row in shown.iterrows()]
-    note = "p-values are per contrast, not corrected across fields or values."
-    if len(overall) > len(shown):
-        note = (
-            f"The {len(shown)} contrasts with the smallest p-values of {len(overall)}; all "
-            f"are in the results section. {note}"
-        )
-    sentences.append(paragraph(note, "note"))
-    return section.add(*sentences)
-
-
 def design(inputs: ReportInputs) -> Section:
     study = inputs.study
     d = study.design
@@ -172,6 +101,9 @@ def design(inputs: ReportInputs) -> Section:
         section.add(
             heading("Items by task and role"), table(_count(generations, ["task", "role"], "items"))
         )
+    costs = inputs.get("gold.tier_costs")
+    if len(costs):
+        section.add(heading("What each tier costs (gold.tier_costs)"), table(costs))
     routed = inputs.get("staging.routed_items")
     if len(routed):
         sampled = routed[routed["sampled"].astype(bool)]
@@ -209,15 +141,55 @@ def pilot(inputs: ReportInputs) -> Section:
             paragraph(f"{verdict} ({state['message'].iloc[0]})", "ok" if passed else "held")
         )
     if inputs.has("gold.pilot_gates"):
-        section.add(heading("Attempts"), table(inputs.get("gold.pilot_gates")))
+        attempts = inputs.get("gold.pilot_gates")
+        shown = attempts.assign(
+            estimate=[
+                interval(e, lo, hi, digits=3)
+                for e, lo, hi in zip(
+                    attempts["estimate"], attempts["ci_low"], attempts["ci_high"], strict=True
+                )
+            ]
+        )
+        columns = ["attempt", "round", "field", "coefficient", "options", "estimate"]
+        columns += ["n_units", "minimum", "passed", "band"]
+        section.add(
+            heading("Attempts (the gate's coefficient [95% CI])"),
+            table(shown[columns], flag=~attempts["passed"].astype(bool)),
+            inputs.folded("Every column of every attempt", "pilot_gates", attempts),
+        )
     return section
 
 
+def _slice_order(study: Study, slices: pd.Series) -> list[str]:
+    """``all``, then the threshold slices, then the rest in the table's order."""
+    declared = [t.slice for t in study.thresholds.minimums if t.slice]
+    return list(dict.fromkeys(["all", *declared, *slices]))
+
+
 def agreement(inputs: ReportInputs) -> Section:
+    """The protocol's coefficient first (all items, and each threshold's slice), then per
+    slice; every other coefficient one click away."""
     section = Section("Agreement", "agreement")
+    study = inputs.study
     rows = inputs.get("gold.agreement")
     if rows.empty:
         return section.add(paragraph("No ratings yet.", "note"))
+    slices = _slice_order(study, rows["slice"])
+    declared = [s for s in slices[:1] + [t.slice for t in study.thresholds.minimums if t.slice]]
+    first = headline_table(study, rows, list(dict.fromkeys(declared)))
+    if len(first):
+        section.add(
+            heading("The protocol's coefficient per field (headline), 95% bootstrap intervals"),
+            table(first, flag=first["meets"] == "no"),
+        )
+        per_slice = headline_table(study, rows, slices)
+        section.add(
+            inputs.folded(
+                "The protocol's coefficient on every slice (categories, conditions, rounds...)",
+                "agreement_headline_by_slice",
+                per_slice,
+            )
+        )
     section.add(*_plot(inputs, "agreement", "agreement per field"))
     columns = [
         "task",
@@ -232,25 +204,24 @@ def agreement(inputs: ReportInputs) -> Section:
         "band",
     ]
     overall = rows[rows["slice"] == "all"]
+    others = overall[~overall["headline"].astype(bool)] if "headline" in overall else overall
     section.add(
-        heading("Every coefficient, all items (95% bootstrap intervals)"),
-        table(overall[columns].sort_values(["task", "field", "coefficient"])),
+        inputs.folded(
+            "Other coefficients, all items (computed beside the headline)",
+            "agreement_other_coefficients",
+            others[columns].sort_values(["task", "field", "coefficient"]),
+        ),
+        inputs.folded("Every row of gold.agreement", "agreement", rows),
     )
-    pilot_rows = rows[rows["slice"].isin(["all", "round=pilot"])]
-    if (pilot_rows["slice"] == "round=pilot").any():
-        wide = pilot_rows.pivot_table(
-            index=["task", "field", "coefficient", "level"],
-            columns="slice",
-            values="estimate",
-        ).reset_index()
-        wide.columns = [str(c) for c in wide.columns]
-        section.add(
-            heading("Pilot vs all items"), table(wide.rename(columns={"round=pilot": "pilot"}))
-        )
     thresholds = inputs.get("staging.agreement_thresholds")
     if len(thresholds):
         failing = ~thresholds["passed"].astype(bool)
-        section.add(heading("The study's minimums"), table(thresholds, flag=failing))
+        section.add(
+            heading(f"The study's minimums: {int((~failing).sum())} of {len(thresholds)} met"),
+            inputs.folded("Each minimum against its estimate", "agreement_thresholds", thresholds)
+            if len(thresholds) > 12
+            else table(thresholds, flag=failing),
+        )
     return section
 
 
@@ -274,7 +245,15 @@ def quality(inputs: ReportInputs) -> Section:
         "ci_high",
         "p_value",
     ]
-    section.add(heading("Flagged rows"), table(flagged[columns], empty="no rater flagged"))
+    section.add(
+        inputs.folded("Flagged rows", "rater_quality_flagged", flagged[columns])
+        if len(flagged)
+        else paragraph("No rater flagged.", "note"),
+        inputs.folded("Every rater-quality row", "rater_quality", rows),
+    )
+    promotions = inputs.get("gold.promotions")
+    if len(promotions):
+        section.add(inputs.folded("Items promoted by the drift rule", "promotions", promotions))
     return section
 
 
@@ -319,14 +298,6 @@ def consensus(inputs: ReportInputs) -> Section:
     )
 
 
-def _interval(value: float, low: float, high: float, signed: bool = False) -> str:
-    if pd.isna(value):
-        return ""
-    if pd.isna(low) or pd.isna(high):
-        return _fmt(value, signed)
-    return f"{_fmt(value, signed)} [{_fmt(low, signed)}, {_fmt(high, signed)}]"
-
-
 def readable_comparison(study: Study, comparison: pd.DataFrame) -> pd.DataFrame:
     """``gold.condition_comparison`` with intervals and shares in one cell each."""
     c = comparison
@@ -337,11 +308,11 @@ def readable_comparison(study: Study, comparison: pd.DataFrame) -> pd.DataFrame:
             "slice": c["slice"],
             "n": c["n_units"],
             "mean diff [95% CI]": [
-                _interval(*v, signed=True)
+                interval(*v, signed=True)
                 for v in zip(c["mean_diff"], c["mean_diff_low"], c["mean_diff_high"], strict=True)
             ],
             "median diff [95% CI]": [
-                _interval(*v, signed=True)
+                interval(*v, signed=True)
                 for v in zip(
                     c["median_diff"], c["median_diff_low"], c["median_diff_high"], strict=True
                 )
@@ -384,9 +355,12 @@ def results(inputs: ReportInputs) -> Section:
     section.add(*_plot(inputs, "comparison", "differences per condition with 95% intervals"))
     comparison = inputs.get("gold.condition_comparison")
     if len(comparison):
+        readable = readable_comparison(study, comparison)
+        overall = comparison["slice"] == COMPARISON_ALL
         section.add(
-            heading("Differences"),
-            table(readable_comparison(study, comparison), flag=comparison["p_holm"] < 0.05),
+            heading("Differences on all items"),
+            table(readable[overall.to_numpy()], flag=comparison.loc[overall, "p_holm"] < 0.05),
+            inputs.folded("Differences per slice", "condition_comparison", readable),
             paragraph(
                 (
                     "p: Wilcoxon signed-rank test on the pair differences; sign test beside it. "
@@ -403,13 +377,15 @@ def results(inputs: ReportInputs) -> Section:
     if len(means):
         means = means.assign(
             mean=[
-                _interval(m, lo, hi)
+                interval(m, lo, hi)
                 for m, lo, hi in zip(means["mean"], means["ci_low"], means["ci_high"], strict=True)
             ]
         ).drop(columns=["by", "ci_low", "ci_high"])
     section.add(
         heading(f"Mean consensus per {c.by} [95% interval]"),
-        table(means, empty="no consensus values yet"),
+        table(means, empty="no consensus values yet")
+        if len(means) <= 20
+        else inputs.folded(f"Mean consensus per {c.by}", "condition_means", means),
     )
     return section
 
@@ -419,9 +395,18 @@ def judge(inputs: ReportInputs) -> Section | None:
     if not inputs.has("gold.judge_calibration") and "judge" not in inputs.plots:
         return None
     section = Section("Judge calibration", "judge")
+    judges = inputs.study.judges
+    if judges is not None:
+        on = judges.calibrate_on or "every rated item"
+        section.add(paragraph(f"Calibrated on {on} (judges.calibrate_on)."))
     section.add(*_plot(inputs, "judge", "judge calibration"))
     if inputs.has("gold.judge_calibration"):
-        section.add(table(inputs.get("gold.judge_calibration")))
+        rows = inputs.get("gold.judge_calibration")
+        section.add(
+            inputs.folded(
+                "Every statistic of every judge (gold.judge_calibration)", "judge_calibration", rows
+            )
+        )
     return section
 
 
@@ -474,12 +459,14 @@ def quarantine(inputs: ReportInputs) -> Section:
     return section
 
 
-def other_tables(inputs: ReportInputs) -> list[Section]:
-    """Every other gold table with rows for the study, as it is."""
-    return [
-        Section(name, name.replace(".", "-")).add(table(frame))
-        for name, frame in sorted(inputs.extra.items())
-    ]
+def other_tables(inputs: ReportInputs) -> Section | None:
+    """Every other gold table with rows for the study, each folded away with its CSV."""
+    if not inputs.extra:
+        return None
+    section = Section("Other gold tables", "other-tables")
+    for name, frame in sorted(inputs.extra.items()):
+        section.add(inputs.folded(name, name.removeprefix("gold."), frame))
+    return section
 
 
 def disclosures(inputs: ReportInputs) -> Section:
@@ -500,7 +487,7 @@ def disclosures(inputs: ReportInputs) -> Section:
 def build_sections(inputs: ReportInputs) -> list[Section]:
     """The report's sections in reading order."""
     sections = [
-        answer(inputs),
+        first_screen(inputs).section,
         design(inputs),
         pilot(inputs),
         agreement(inputs),
@@ -511,7 +498,7 @@ def build_sections(inputs: ReportInputs) -> list[Section]:
         judge(inputs),
         contract(inputs),
         quarantine(inputs),
-        *other_tables(inputs),
+        other_tables(inputs),
         disclosures(inputs),
     ]
     return [s for s in sections if s is not None]

@@ -29,11 +29,8 @@ def _inputs(n: int = 40) -> tuple[pd.DataFrame, pd.DataFrame, dict, dict]:
         said = score if gold else 6 - score
         verdicts.append(("answer", item, "llm", "score", float(said), str(said), 0.9, "", "x"))
     ratings = pd.DataFrame(ratings, columns=["task", "item_id", "annotator_id", "field", "value"])
-    verdicts = pd.DataFrame(
-        verdicts,
-        columns=["task", "item_id", "judge", "field", "value", "raw", "confidence"]
-        + ["rationale", "source"],
-    )
+    columns = ["task", "item_id", "judge", "field", "value", "raw", "confidence", "rationale"]
+    verdicts = pd.DataFrame(verdicts, columns=[*columns, "source"])
     records = {item: {"category": "api", "model": "m1"} for item in tiers}
     return ratings, verdicts, records, tiers
 

@@ -1,6 +1,7 @@
 """Each bundled study's report, written from a warehouse filled with synthetic gold rows:
 consensus values on the study's real items (so its ``comparison`` declaration runs as
-declared), agreement, a pilot gate, and two tables of later stages (judge calibration and a
+declared), agreement computed from two raters' ratings as the pipeline computes it, a pilot
+gate, and two tables of later stages (judge calibration and a
 gold table the report does not know) to check they render generically."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from matplotlib.figure import Figure
 
 from raterlab import warehouse
 from raterlab.agreement.plot import forest_plot
+from raterlab.agreement.study import field_agreement, threshold_results
 from raterlab.comparison import condition_comparison, condition_means, unit_values
 from raterlab.comparison.plot import comparison_plot
 from raterlab.comparison.store import write_comparison
@@ -26,6 +28,8 @@ from tests.conftest import BUNDLED, STUDIES
 
 
 def _gold_rows(study: Study, rng: np.random.Generator) -> tuple[pd.DataFrame, ...]:
+    """Items, consensus and two raters' ratings: ``r2`` differs from ``r1`` now and then (a
+    binary label flipped, a Likert score one point off), so agreement is high but not 1."""
     generations = read_generations(study)
     items = generations[generations["role"] == "item"].groupby("task").head(80).assign(tier="GOLD")
     consensus, ratings = [], []
@@ -33,9 +37,11 @@ def _gold_rows(study: Study, rng: np.random.Generator) -> tuple[pd.DataFrame, ..
         for field in compared_fields(study, task):
             binary = isinstance(study.tasks[task].fields[field], BinaryField)
             value = float(rng.integers(0, 2) if binary else rng.integers(1, 6))
+            other = value
+            if rng.random() < 0.25:
+                other = 1 - value if binary else float(np.clip(value + rng.choice([-1, 1]), 1, 5))
             consensus.append((task, item, field, value))
-            for rater in ("r1", "r2"):
-                ratings.append((task, item, rater, field, value))
+            ratings += [(task, item, "r1", field, value), (task, item, "r2", field, other)]
     consensus = pd.DataFrame(consensus, columns=["task", "item_id", "field", "value_num"])
     ratings = pd.DataFrame(
         ratings, columns=["task", "item_id", "annotator_id", "field", "value_num"]
@@ -43,14 +49,15 @@ def _gold_rows(study: Study, rng: np.random.Generator) -> tuple[pd.DataFrame, ..
     return items, consensus, ratings
 
 
-def _agreement(study: Study) -> pd.DataFrame:
-    rows = [
-        (task, field, "all", "krippendorff_alpha", "ordinal", 0.7, 0.6, 0.8, 50, 2, "substantial")
-        for task, spec in study.tasks.items()
-        for field in spec.rating_fields
-    ]
-    columns = ["task", "field", "slice", "coefficient", "level", "estimate", "ci_low", "ci_high"]
-    return pd.DataFrame(rows, columns=[*columns, "n_units", "n_raters", "band"])
+def _agreement(study: Study, items: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """``gold.agreement`` and ``staging.agreement_thresholds`` of the ratings, computed as
+    the pipeline does (no intervals, to stay quick)."""
+    records = pd.DataFrame(list(items["record"]), index=items.index)
+    keys = items[["item_id", "tier"]].join(records.drop(columns=["task"], errors="ignore"))
+    rows = ratings.assign(value=ratings["value_num"].map(lambda v: str(int(v))), round="main")
+    rows = rows.merge(keys, on="item_id", how="left")
+    table = field_agreement(study, rows, interval=None)
+    return table, threshold_results(study, table, rows)
 
 
 def _judge_plot(path: Path) -> Path:
@@ -75,10 +82,11 @@ def reports(tmp_path_factory) -> dict[str, Path]:
         table = condition_comparison(study, units, ratings)
         write_comparison(con, study.name, table, condition_means(study, units))
         comparison_plot(study.title, table, folder / name / "condition_comparison.png")
-        agreement = _agreement(study)
+        agreement, thresholds = _agreement(study, items, ratings)
         con.execute("CREATE SCHEMA IF NOT EXISTS gold")
         con.execute("CREATE SCHEMA IF NOT EXISTS staging")
         warehouse.replace_study_rows(con, "gold.agreement", name, agreement)
+        warehouse.replace_study_rows(con, "staging.agreement_thresholds", name, thresholds)
         forest_plot(study, agreement, folder / name / "agreement.png")
         gate = pd.DataFrame([{"passed": False, "message": "pilot incomplete: 3 of 40"}])
         warehouse.replace_study_rows(con, "staging.pilot_gate", name, gate)

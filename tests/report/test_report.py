@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import re
+from html import unescape as html_unescape
 
 import duckdb
 import pytest
@@ -15,7 +16,6 @@ from raterlab.report.build import load_inputs
 from tests.conftest import BUNDLED, STUDIES
 
 SECTIONS = (
-    "The answer",
     "Design",
     "Pilot gate",
     "Agreement",
@@ -34,6 +34,13 @@ def sections(html: str) -> list[str]:
     return re.findall(r"<h2>\d+\. ([^<]+)</h2>", html)
 
 
+def first_section(html: str) -> tuple[str, str]:
+    """The first section's anchor and title."""
+    match = re.search(r'<section id="([^"]+)"><h2>1\. ([^<]+)</h2>', html)
+    assert match, "no numbered section"
+    return match.group(1), html_unescape(match.group(2))
+
+
 @pytest.mark.parametrize("name", BUNDLED)
 def test_every_section_and_plot_is_in_the_page(reports, name):
     html = reports[name].read_text(encoding="utf-8")
@@ -42,8 +49,13 @@ def test_every_section_and_plot_is_in_the_page(reports, name):
     expected = {"plugin_triggers": 3, "rag_triplet": 1}.get(name, 2)  # rag: one system
     assert len(images) == expected
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
-    # Nothing that could make a request: no URLs in src/href, a CSP that forbids them.
-    assert not re.search(r'(src|href)="(?!data:|#)', html)
+    # Nothing that could make a request: no URLs in src, links only within the page or to
+    # the CSV files written beside it; a CSP that forbids loading anything.
+    assert not re.search(r'src="(?!data:)', html)
+    assert not re.search(r'href="(?!#|tables/[a-z_]+\.csv")', html)
+    for link in re.findall(r'href="(tables/[a-z_]+\.csv)"', html):
+        assert (reports[name].parent / link).is_file()
+    assert first_section(html)[0] == "answer"
     assert "default-src 'none'" in html
 
 
@@ -52,10 +64,12 @@ def test_later_stages_render_generically_only_where_present(reports):
     assert "Judge calibration" in sections(plugin)
     assert "<td>trigger</td>" in plugin and "0.810" in plugin
     rag = reports["rag_triplet"].read_text(encoding="utf-8")
-    assert "gold.rag_metric_families" in sections(rag) and "<td>grounding</td>" in rag
+    assert "Other gold tables" in sections(rag)
+    assert "<summary>gold.rag_metric_families (1 rows)</summary>" in rag
+    assert "<td>grounding</td>" in rag
     empathy = reports["empathy"].read_text(encoding="utf-8")
     assert "Judge calibration" not in sections(empathy)
-    assert "gold.rag_metric_families" not in sections(empathy)
+    assert "Other gold tables" not in sections(empathy)
 
 
 def test_the_answer_and_the_disclosures(reports):
@@ -65,15 +79,19 @@ def test_the_answer_and_the_disclosures(reports):
     assert "5% noise floor" in gold
     assert "The main round has not gone out (pilot incomplete: 3 of 40)" in gold
     rag = reports["rag_triplet"].read_text(encoding="utf-8")
-    assert "Only one value of system has consensus values" in rag
+    assert "No metrics yet" in rag
 
 
 def test_a_study_with_nothing_yet(tmp_path):
     study = load_study(STUDIES / "empathy.yaml")
     with duckdb.connect(str(tmp_path / "empty.duckdb")) as con:
         html = render(load_inputs(con, study, tmp_path))
-    assert sections(html)[: len(SECTIONS) - 2] == list(SECTIONS[:-2])
-    assert "No consensus values to compare yet." in html
+    assert sections(html)[1 : len(SECTIONS) - 1] == list(SECTIONS[:-2])
+    assert first_section(html) == (
+        "answer",
+        "Do annotators agree on each dimension, and are they consistent with themselves?",
+    )
+    assert "No agreement computed yet." in html
     assert "<img" not in html
 
 
@@ -85,4 +103,7 @@ def test_cli_writes_a_report(tmp_path, monkeypatch, capsys):
     assert main(["report", "write", "correctness_ab"]) == 0
     page = tmp_path / "reports" / "correctness_ab" / "index.html"
     assert str(page) in capsys.readouterr().out
-    assert sections(page.read_text(encoding="utf-8"))[0] == "The answer"
+    assert first_section(page.read_text(encoding="utf-8")) == (
+        "answer",
+        "Is condition A (with instruction memory) more correct than B?",
+    )
