@@ -162,15 +162,20 @@ class LabelApp(App[str]):
         if self.ignored:
             keys = f"{_plural(len(self.ignored), 'key')} ignored ({', '.join(self.ignored)})"
             notes.append(f"{keys}: {self._ignored_why}")
-        self.query_one("#problems", Static).update("\n".join(f"✗ {escape(p)}" for p in notes))
-        self.query_one("#warnings", Static).update(
-            "\n".join(f"⚠ {escape(w)}" for w in lab.warnings())
-        )
+        warnings = lab.warnings()
+        self._message("#problems", [f"✗ {escape(p)}" for p in notes])
+        self._message("#warnings", [f"⚠ {escape(w)}" for w in warnings])
         if lab.done:
             self._draw_done()
             return
         self._draw_item()
         self._draw_question()
+
+    def _message(self, widget: str, lines: list[str]) -> None:
+        """Fill a message line; an empty one takes no room from the reading area."""
+        static = self.query_one(widget, Static)
+        static.update("\n".join(lines))
+        static.display = bool(lines)
 
     def _draw_done(self) -> None:
         lab = self.labeler
