@@ -147,7 +147,11 @@ def comparison_view(inputs, section: Section) -> Answer:
                 f"Only one value of {study.comparison.by} has consensus values, so there is "
                 "nothing to compare; the means per value are in the results section."
             )
-        section.add(paragraph(text, "lead"))
+        section.add(
+            paragraph(text, "lead"),
+            heading("The protocol's agreement (all items)"),
+            _headline_agreement(inputs),
+        )
         return Answer(section, text)
     overall = overall.assign(p_family=holm(overall["p_value"].to_numpy()))
     shown = overall.sort_values("p_family", na_position="last").head(MAX_CONTRASTS)

@@ -160,6 +160,11 @@ def pilot(inputs: ReportInputs) -> Section:
     return section
 
 
+MAX_FIRST_ROWS = 30
+"""Above this many headline rows over all slices, the first agreement table keeps ``all`` and
+the thresholds' slices, and the per-slice table is folded."""
+
+
 def _slice_order(study: Study, slices: pd.Series) -> list[str]:
     """``all``, then the threshold slices, then the rest in the table's order."""
     declared = [t.slice for t in study.thresholds.minimums if t.slice]
@@ -167,22 +172,27 @@ def _slice_order(study: Study, slices: pd.Series) -> list[str]:
 
 
 def agreement(inputs: ReportInputs) -> Section:
-    """The protocol's coefficient first (all items, and each threshold's slice), then per
-    slice; every other coefficient one click away."""
+    """The protocol's coefficient first, per slice (only on all items and the thresholds'
+    slices when that is more than :data:`MAX_FIRST_ROWS` rows, the rest folded); every other
+    coefficient one click away."""
     section = Section("Agreement", "agreement")
     study = inputs.study
     rows = inputs.get("gold.agreement")
     if rows.empty:
         return section.add(paragraph("No ratings yet.", "note"))
     slices = _slice_order(study, rows["slice"])
-    declared = [s for s in slices[:1] + [t.slice for t in study.thresholds.minimums if t.slice]]
-    first = headline_table(study, rows, list(dict.fromkeys(declared)))
+    per_slice = headline_table(study, rows, slices)
+    if len(per_slice) > MAX_FIRST_ROWS:
+        declared = ["all", *(t.slice for t in study.thresholds.minimums if t.slice)]
+        first = headline_table(study, rows, list(dict.fromkeys(declared)))
+    else:
+        first = per_slice
     if len(first):
         section.add(
             heading("The protocol's coefficient per field (headline), 95% bootstrap intervals"),
             table(first, flag=first["meets"] == "no"),
         )
-        per_slice = headline_table(study, rows, slices)
+    if len(per_slice) > len(first):
         section.add(
             inputs.folded(
                 "The protocol's coefficient on every slice (categories, conditions, rounds...)",
