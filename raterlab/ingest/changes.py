@@ -21,6 +21,7 @@ what becomes of them, never leave them silently wrong or silently gone:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -128,29 +129,39 @@ def held_out(study: Study, ratings: pd.DataFrame) -> pd.Series:
     return pd.Series(keys.isin(pd.MultiIndex.from_frame(rejected[VALUE_KEY])), ratings.index)
 
 
-def held_ratings(con: duckdb.DuckDBPyConnection, study: Study) -> pd.DataFrame:
+def held_ratings(
+    con: duckdb.DuckDBPyConnection,
+    study: Study,
+    pending: Sequence[tuple[str, str, str, int]] = (),
+) -> pd.DataFrame:
     """The stored ratings whose values the study's rules reject, one row per rating, field
     and rule broken (the columns of ``staging.held_ratings`` but ``study`` and
-    ``checked_at``)."""
+    ``checked_at``). ``pending``: renames not applied yet (:func:`renames`), whose fields
+    are judged and listed under their new names."""
     columns = [c.name for c in HELD_RATINGS.columns if c.name not in ("study", "checked_at")]
     if not warehouse.table_exists(con, "gold.rating_values"):
         return pd.DataFrame(columns=columns)
     values = con.execute(
-        """SELECT DISTINCT r.task, v.field, v.value FROM gold.ratings r
+        """SELECT DISTINCT r.task, v.field AS stored, v.value FROM gold.ratings r
            JOIN gold.rating_values v USING (study, rating_id) WHERE r.study = ?""",
         [study.name],
     ).df()
+    new_name = {(task, old): new for task, old, new, _ in pending}
+    values["field"] = [
+        new_name.get(key, key[1]) for key in zip(values["task"], values["stored"], strict=True)
+    ]
     rejected = rejected_values(study, values)
     if rejected.empty:
         return pd.DataFrame(columns=columns)
+    rejected = rejected.merge(values[["task", "field", "stored", "value"]], on=VALUE_KEY)
     con.register("_rejected", rejected)
     try:
         return con.execute(
             """SELECT r.rating_id, r.task, r.item_id, r.annotator_id, r.batch, r."copy",
-                      v.field, v.value, x.rule, x.message
+                      x.field, v.value, x.rule, x.message
                FROM gold.ratings r JOIN gold.rating_values v USING (study, rating_id)
-               JOIN _rejected x ON x.task = r.task AND x.field = v.field AND x.value = v.value
-               WHERE r.study = ? ORDER BY r.task, v.field, r.item_id, r.annotator_id""",
+               JOIN _rejected x ON x.task = r.task AND x.stored = v.field AND x.value = v.value
+               WHERE r.study = ? ORDER BY r.task, x.field, r.item_id, r.annotator_id""",
             [study.name],
         ).df()
     finally:
@@ -187,8 +198,7 @@ def study_change(con: duckdb.DuckDBPyConnection, study: Study) -> StudyChange:
     stored = stored_fields(con, study.name)
     refuse_unmapped(study, stored)
     pending = renames(study, stored)
-    held = held_ratings(con, study)
-    return StudyChange(pending, held)
+    return StudyChange(pending, held_ratings(con, study, pending))
 
 
 def follow_study(con: duckdb.DuckDBPyConnection, study: Study) -> StudyChange:

@@ -500,10 +500,13 @@ def commit(
 def ingest_file(
     study: Study, path: Path, home: Home, con: duckdb.DuckDBPyConnection
 ) -> IngestResult:
-    """Ingest one returned file; safe to repeat (the same content twice is a no-op)."""
+    """Ingest one returned file; safe to repeat (the same content twice is a no-op, but for
+    the study file's check against the stored ratings, which :func:`commit_all` makes for
+    a new file)."""
     store.ensure_tables(con)
     received = receive(study, path, home)
     if store.known_outcome(con, study.name, received.sha256) is not None:
+        changes.follow_study(con, study)
         return IngestResult(received.file, received.sha256, "unchanged")
     return commit(study, received, validate_received(study, received, con), home, con)
 

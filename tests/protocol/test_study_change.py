@@ -13,7 +13,7 @@ from raterlab.cli import EXIT_CODES, main
 from raterlab.consensus.inputs import counting_ratings, load_tables
 from raterlab.errors import StudyChanged
 from raterlab.ingest import ingest_file
-from raterlab.ingest.changes import follow_study
+from raterlab.ingest.changes import follow_study, study_change
 from raterlab.protocol import StudyError, load_study, parse_study
 from raterlab.settings import Home
 from tests.conftest import MINI_STUDY, mini_records, write_study
@@ -162,3 +162,21 @@ def test_renamed_is_checked_by_the_protocol(renamed, problem) -> None:
     data["tasks"]["answer"]["renamed"] = renamed
     with pytest.raises(StudyError, match=problem):
         parse_study(data)
+
+
+def test_a_renamed_field_is_judged_under_its_new_rules_before_it_is_renamed(
+    rated, tmp_path
+) -> None:
+    _, home, packet = rated
+    data = _score_named_quality(renamed={"score": "quality"})
+    data["tasks"]["answer"]["fields"]["quality"].update({"max": 4, "anchors": {1: "bad"}})
+    data["tasks"]["answer"]["conditional"][0]["when"]["in"] = [1, 4]
+    study = _study(tmp_path, data, score="quality", top=4)
+    fives = int((packet["score"] == "5").sum())
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        lines = study_change(con, study).lines()
+    assert lines == [
+        f"answer.score renamed to quality: {len(packet)} rating(s)",
+        f"answer.quality = '5' breaks range under the new rules: {fives} rating(s) held out "
+        "of consensus until replaced",
+    ]
