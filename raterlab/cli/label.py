@@ -73,6 +73,7 @@ def _labeler(args: argparse.Namespace, home: Home) -> Labeler:
             raise
         if note:
             print(f"raterlab label: {note}", file=sys.stderr)
+            labeler.notice = note
         return labeler
     study, annotator = locate_packet(
         home, _study, args.study, args.annotator, args.batch, args.dimension

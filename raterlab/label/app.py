@@ -111,7 +111,8 @@ class LabelApp(App[str]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        self.render_state()
+        notice = self.labeler.notice
+        self.render_state([notice] if notice else None)
         self.labeler.shown()
         self.run_worker(self._warm_up, thread=True, exit_on_error=False)
 

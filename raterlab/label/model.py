@@ -170,6 +170,8 @@ class Labeler:
         self._clock = clock
         self._since = clock()
         self._lock = lock
+        self.notice: str | None = None
+        """Something the annotator must read on the first screen (a recovered session)."""
         self.question_index = self._first_open_question()
 
     @classmethod

@@ -165,12 +165,12 @@ def recover(home: Home, session_id: str) -> tuple[LabelingSession, str | None]:
         session = _parse(previous)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         aside = path.with_name(f"{session_id}.broken-{stamp}.json")
-        os.replace(path, aside)
-        os.link(previous, path)
         note = (
             f"{broken}; resumed from its last good copy (saved {session.lastUpdatedAt}, "
             f"{len(session.labels)} label(s)); the broken file is kept as {aside.name}"
         )
+        os.replace(path, aside)
+        save(home, session)  # a copy of its own: the last good copy stays untouched
         return session, note
 
 

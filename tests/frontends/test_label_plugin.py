@@ -215,10 +215,17 @@ def test_a_broken_session_file_resumes_from_its_last_good_copy(plugin):
     session, note = sessions.recover(home, lab.session.sessionId)
     assert len(session.labels) == 1 and session.draft == {}
     assert "last good copy" in note and "1 label(s)" in note
+    assert not path.samefile(sessions.previous_path(home, lab.session.sessionId))
     (aside,) = sessions.sessions_dir(home).glob("*.broken-*.json")
     assert aside.read_text(encoding="utf-8") == '{"sessionId": "half written'
     resumed = Labeler.resume(study, home, session)
     assert resumed.session.position == 1
+    resumed.notice = note
+
+    async def script(app, pilot):
+        assert "resumed from its last good copy" in _text(app, "#problems")
+
+    _drive(resumed, script)
     resumed.close()
 
 
