@@ -111,7 +111,8 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
 )
 def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
     """``gold.agreement``: every rating field x slice x coefficient of its type, with 95%
-    bootstrap intervals and interpretation bands; ``gold.agreement_pairwise`` and
+    bootstrap intervals and interpretation bands, the protocol's coefficient of each field
+    marked ``headline`` (listed first in the metadata); ``gold.agreement_pairwise`` and
     ``gold.agreement_matrices``; ``staging.agreement_thresholds`` (the study's minimums).
     The four tables are replaced in one transaction, then published; left as they are when
     the study and the ratings it counts are those of the last write (the third annotators'
@@ -135,10 +136,11 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
             publish(con, raterlab.paths.published, frames)
     plot = forest_plot(study, table, raterlab.paths.reports / study.name / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]
-    shown = overall[
+    shown = overall.sort_values("headline", ascending=False, kind="stable")[
         [
             "task",
             "field",
+            "headline",
             "coefficient",
             "level",
             "estimate",

@@ -5,6 +5,7 @@ import dagster as dg
 from assets.agreement import agreement, pilot_agreement
 from assets.design import _study_frame
 from assets.partitions import study_partitions
+from raterlab.report.headline import headline_table
 from resources import Raterlab
 
 
@@ -29,16 +30,27 @@ def pilot_gate(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg
 def agreement_thresholds(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
 ) -> dg.AssetCheckResult:
-    """Every minimum the study declares (per field, or pooled per task), as a warning."""
-    results = _study_frame(raterlab, "staging.agreement_thresholds", context.partition_key)
+    """Every minimum the study declares (per field, or pooled per task), as a warning; its
+    metadata leads with the protocol's coefficient of each field on all items (the
+    ``headline`` rows of ``gold.agreement``) against its target."""
+    study = raterlab.study(context.partition_key)
+    results = _study_frame(raterlab, "staging.agreement_thresholds", study.name)
     if results.empty:
         return dg.AssetCheckResult(passed=True, metadata={"note": "no ratings yet"})
     failing = results[~results["passed"].astype(bool)]
     table = results.round(3).to_markdown(index=False) if len(results) else "no thresholds"
+    agreement = _study_frame(raterlab, "gold.agreement", study.name)
+    headline = headline_table(study, agreement, ["all"])
     return dg.AssetCheckResult(
         passed=failing.empty,
         severity=dg.AssetCheckSeverity.WARN,
-        metadata={"below_minimum": len(failing), "thresholds": dg.MetadataValue.md(table)},
+        metadata={
+            "headline": dg.MetadataValue.md(
+                headline.to_markdown(index=False) if len(headline) else "no headline rows"
+            ),
+            "below_minimum": len(failing),
+            "thresholds": dg.MetadataValue.md(table),
+        },
     )
 
 
