@@ -265,8 +265,15 @@ def _declared_rows(
             continue
         level, name = declared_coefficient(threshold, spec)
         row = agreement_table({field: matrix}, level, [name], list(spec.domain()), ci=ci, **options)
-        rows.append(row.assign(level=declared_options(threshold) or level))
+        rows.append(row.assign(level=declared_options(threshold) or _computed_at(row, level)))
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+
+
+def _computed_at(row: pd.DataFrame, level: str) -> str:
+    """The level label of a declared coefficient without options: a coefficient that takes
+    none (Fleiss', Light's kappa...) treats a Likert field's scores as categories, so it is
+    ``nominal`` whatever the field's level."""
+    return level if row["options"].iloc[0] else "nominal"
 
 
 def _pooled_rows(

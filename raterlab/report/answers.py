@@ -210,9 +210,9 @@ def _task_alpha(inputs) -> list[Check]:
             figure += f", {int(units)} units"
         checks.append(
             Check(
-                f"{t.coefficient} ({level}) {r['task']}{where}",
+                f"{r['task']}: {t.coefficient} ({level})",
                 figure,
-                f">= {t.min:g}",
+                f">= {t.min:g}{where}",
                 bool(r["passed"]),
             )
         )
@@ -220,6 +220,7 @@ def _task_alpha(inputs) -> list[Check]:
 
 
 def _size_and_cost(inputs) -> list[Check]:
+    """The set's size, tier shares, cost per case and labeler-days against the plan."""
     study = inputs.study
     budget = study.report.budget
     costs = inputs.get("gold.tier_costs")
@@ -229,38 +230,44 @@ def _size_and_cost(inputs) -> list[Check]:
     sampled = routed[routed["sampled"].astype(bool)] if len(routed) else routed
     n = int(total["n"].iloc[0]) if len(total) else len(sampled)
     if budget is not None:
+        types = sampled["task"].nunique() if len(sampled) else 0
+        wanted = budget.task_types or 0
         checks.append(
-            Check("cases in the set", f"{n:,}", f">= {budget.cases:,}", n >= budget.cases)
-        )
-        if budget.task_types:
-            types = sampled["task"].nunique() if len(sampled) else 0
-            checks.append(
-                Check(
-                    "task types", str(types), f">= {budget.task_types}", types >= budget.task_types
-                )
+            Check(
+                "cases and task types",
+                f"{n:,} cases, {types} task types",
+                f">= {budget.cases:,}" + (f", >= {wanted}" if wanted else ""),
+                n >= budget.cases and types >= wanted,
             )
+        )
     targets = study.routing.targets
     tolerance = study.routing.target_tolerance
-    for _, r in costs[costs["tier"] != "all"].iterrows() if len(costs) else []:
-        if r["tier"] in targets:
-            goal = targets[r["tier"]]
-            checks.append(
-                Check(
-                    f"{r['tier']} share",
-                    f"{r['share']:.1%} ({int(r['n']):,} cases)",
-                    f"{goal:.0%} ± {tolerance:.0%}",
-                    bool(abs(r["share"] - goal) <= tolerance + 1e-12),
-                )
+    tiers = costs[costs["tier"].isin(targets)] if len(costs) else costs
+    if len(tiers):
+        shares = " / ".join(f"{share:.1%}" for share in tiers["share"])
+        counts = " / ".join(f"{int(k):,}" for k in tiers["n"])
+        goals = " / ".join(f"{targets[t]:.0%}" for t in tiers["tier"])
+        near = all(
+            abs(share - targets[t]) <= tolerance + 1e-12
+            for t, share in zip(tiers["tier"], tiers["share"], strict=True)
+        )
+        checks.append(
+            Check(
+                f"tier shares ({' / '.join(tiers['tier'])})",
+                f"{shares} ({counts} cases)",
+                f"{goals}, ± {tolerance:.0%} each",
+                bool(near),
             )
+        )
     if len(total) and budget is not None:
         row = total.iloc[0]
         if budget.cost_per_case is not None and not pd.isna(row["cost_per_case"]):
             checks.append(
                 Check(
-                    "cost per case",
+                    "cost per case (to the cent)",
                     f"${row['cost_per_case']:.3f} (${row['cost']:,.0f} in all)",
                     f"<= ${budget.cost_per_case:.2f}",
-                    bool(row["cost_per_case"] <= budget.cost_per_case + 1e-9),
+                    bool(round(row["cost_per_case"], 2) <= budget.cost_per_case + 1e-9),
                 )
             )
         if budget.labeler_days is not None and not pd.isna(row["labeler_days"]) and n:
@@ -313,15 +320,15 @@ def _spot_checks(inputs) -> tuple[list[Check], str]:
         checks.append(
             Check(
                 "drift rule (calendar weeks)",
-                f"highest week {_share(worst['value'])} ({worst['slice'].removeprefix('week=')}); "
-                f"{len(above)} of {len(weekly)} weeks above",
+                f"max {_share(worst['value'])} ({worst['slice'].removeprefix('week=')}), "
+                f"{len(above)}/{len(weekly)} weeks above",
                 f"not > {drift.max_disagreement:.0%} for {drift.consecutive_weeks} weeks running",
                 not bool(weekly["flagged"].astype(bool).any()),
             )
         )
     promotions = inputs.get("gold.promotions")
-    if drift is not None:
-        checks.append(Check("items promoted by the drift rule", str(len(promotions)), "", None))
+    if drift is not None and checks and checks[-1].check.startswith("drift rule"):
+        checks[-1].figure += f", {len(promotions)} promoted"
     assignments = inputs.get("staging.assignments")
     note = ""
     if len(weekly) and len(assignments) and "spot_check" in assignments:
@@ -357,7 +364,7 @@ def readiness_view(inputs, section: Section) -> Answer:
     if not judged:
         verdict = "Not ready: nothing measured yet."
     elif failing:
-        verdict = f"Not ready: {len(failing)} of {len(judged)} checks fail ({'; '.join(failing)})."
+        verdict = f"Not ready: {len(failing)} of {len(judged)} checks fail (shaded below)."
     else:
         verdict = f"Ready: all {len(judged)} checks pass."
     frame = pd.DataFrame(
@@ -412,15 +419,15 @@ def judge_view(inputs, section: Section) -> Answer:
         spec = study.tasks[task].fields[fname] if task in study.tasks else None
         nominal = isinstance(spec, BinaryField | CategoricalField)
         by = part.set_index("statistic")
-        main = by.loc["kappa"] if nominal and "kappa" in by.index else by.loc["spearman"]
-        rho = by.loc["spearman"] if "spearman" in by.index else None
+        name = "kappa" if nominal and "kappa" in by.index else "spearman"
+        if name not in by.index:
+            continue
+        main = by.loc[name]
         found = headline_threshold(study, fname, spec) if spec is not None else None
-        target = f"kappa >= {found[1].min:g}" if nominal and found else "within the human range"
-        ok = (
-            bool(main["estimate"] >= found[1].min)
-            if nominal and found
-            else bool(main["within_human_range"])
-        )
+        if nominal and found:
+            target, ok = f">= {found[1].min:g}", bool(main["estimate"] >= found[1].min)
+        else:
+            target, ok = "in human range", bool(main["within_human_range"])
         if not ok:
             below.append(f"{judge} on {fname}")
         human = humans[(humans["task"] == task) & (humans["field"] == fname)]
@@ -430,16 +437,14 @@ def judge_view(inputs, section: Section) -> Answer:
                 "field": fname,
                 "judge": judge,
                 "n": main["n"],
-                "Spearman rho [95% CI]": ""
-                if rho is None
-                else interval(rho["estimate"], rho["ci_low"], rho["ci_high"]),
-                "kappa [95% CI]": interval(main["estimate"], main["ci_low"], main["ci_high"])
-                if nominal
-                else "",
+                "statistic": "Spearman rho" if name == "spearman" else "Cohen's kappa",
+                "judge vs humans [95% CI]": interval(
+                    main["estimate"], main["ci_low"], main["ci_high"]
+                ),
                 "human ceiling": interval(
                     main["human_ceiling"], main["ceiling_low"], main["ceiling_high"]
                 ),
-                "humans' agreement": ""
+                "humans": ""
                 if human.empty
                 else f"{human['coefficient'].iloc[0]} {fmt(human['estimate'].iloc[0])}",
                 "target": target,
@@ -447,20 +452,24 @@ def judge_view(inputs, section: Section) -> Answer:
             }
         )
     frame = pd.DataFrame(out)
+    judges = sorted(set(frame["judge"])) if len(frame) else []
+    if len(judges) == 1:
+        frame = frame.drop(columns="judge")
     verdict = (
-        f"Every judge meets its target on every field ({len(frame)} judge-field pairs)."
+        f"Every judge meets its target on every field ({len(out)} judge-field pairs)."
         if not below
-        else f"Below target: {', '.join(below)} (of {len(frame)} judge-field pairs)."
+        else f"Below target: {', '.join(below)} (of {len(out)} judge-field pairs)."
     )
     section.add(
         paragraph(verdict, "lead"),
-        table(frame, flag=frame["meets"] == "no"),
+        table(frame, flag=frame["meets"] == "no" if len(frame) else None),
         paragraph(
-            "Judge verdicts against the human consensus on all items. kappa: Cohen's kappa "
-            "(binary and categorical fields), against the field's minimum in the study file "
-            "(the protocol's target); Spearman rho for every field; the human ceiling is the "
-            "same statistic between one annotator and the others (leave one out). Intervals: "
-            "95% bootstrap, per row (no test is made, so nothing is corrected).",
+            f"{', '.join(judges)} against the human consensus on all items: Cohen's kappa on "
+            "binary and categorical fields, judged against the field's minimum in the study "
+            "file (the protocol's target table); Spearman's rho on ordinal fields, judged "
+            "against the human ceiling (the same statistic between one annotator and the "
+            "others, leave one out). humans: the annotators' own headline agreement. "
+            "Intervals: 95% bootstrap, per row (no test is made, so nothing is corrected).",
             "note",
         ),
     )
@@ -547,10 +556,10 @@ def agreement_view(inputs, section: Section) -> Answer:
     )
     pairs = _pairs(inputs)
     if len(pairs):
+        keys = [c for c in ("task", "field") if c in frame]
+        pairs = pairs.rename(columns={"lowest": "lowest pair", "highest": "highest pair"})
         frame = frame.merge(
-            pairs.rename(columns={"lowest": "lowest pair", "highest": "highest pair"}),
-            on=[c for c in ("task", "field") if c in frame],
-            how="left",
+            pairs.drop(columns=[c for c in ("task",) if c not in keys]), on=keys, how="left"
         )
     section.add(
         paragraph(verdict, "lead"),

@@ -37,7 +37,7 @@ img { max-width: 100%; border: 1px solid #e1e4e8; margin: .5em 0; }
 nav ol { columns: 1; display: flex; flex-wrap: wrap; gap: .2em 1.2em; padding-left: 0;
          list-style-position: inside; font-size: .85em; margin: .3em 0 0; }
 details { margin: .5em 0 1em; } summary { cursor: pointer; color: #1f4e79; }
-h2.question { border-bottom: none; margin-top: 1em; }
+section:first-of-type h2 { margin-top: 1em; }
 """
 
 

@@ -69,7 +69,7 @@ def test_a_threshold_marked_headline_wins_and_the_others_stay_beside_it() -> Non
     rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
     table = field_agreement(study, rows, interval=None)
     row = _headline(table, "score", "all")
-    assert row["coefficient"] == "light_kappa"
+    assert (row["coefficient"], row["level"]) == ("light_kappa", "nominal")
     assert np.isclose(row["estimate"], cohen_kappa_score(A, B))  # two raters: one pair
     alpha = table[
         (table["slice"] == "all")

@@ -169,13 +169,13 @@ def test_gold_tiers_answers_is_the_gold_set_ready() -> None:
     )
     answer = _section(html, "answer")
     assert "Is the gold set ready?" in answer
-    assert "Not ready" in answer and "krippendorff_alpha (nominal) code_generation" in answer
+    assert "Not ready" in answer and "code_generation: krippendorff_alpha (nominal)" in answer
     assert "0.631 [0.520, 0.730], 120 units" in answer and "on tier=GOLD" in answer
-    assert "38.5% (400 cases)" in answer and "40% ± 5%" in answer
+    assert "38.5% / 61.5% (400 / 640 cases)" in answer and "40% / 60%, ± 5% each" in answer
     assert "$0.252" in answer and "&lt;= $0.26" in answer
     assert "20.5 (21.3 for 1,040)" in answer and "&lt;= 14" in answer
     assert "9.5% [" in answer and "&lt;= 5%" in answer
-    assert "not &gt; 12% for 2 weeks running" in answer
+    assert "not &gt; 12% for 2 weeks running" in answer and "0 promoted" in answer
     assert "calendar (ISO) weeks" in answer and "2 batches with spot checks" in answer
     assert "Judges are calibrated on tier=GOLD" in answer
     assert not re.search(r"\bp [=<]", answer)
@@ -234,8 +234,9 @@ def test_plugin_triggers_answers_with_each_judge_against_the_humans() -> None:
     answer = _section(html, "answer")
     assert "Does the LLM judge agree with the humans on each dimension?" in answer
     assert "Below target: llm_judge on triggerCorrect" in answer
-    assert "0.55 [0.40, 0.70]" in answer and "kappa &gt;= 0.6" in answer
-    assert "0.70 [0.60, 0.80]" in answer and "within the human range" in answer
+    assert "0.55 [0.40, 0.70]" in answer and "<td>&gt;= 0.6</td>" in answer
+    assert "Cohen&#x27;s kappa" in answer and "Spearman rho" in answer
+    assert "0.70 [0.60, 0.80]" in answer and "in human range" in answer
     assert "0.72 [0.62, 0.77]" in answer  # the human ceiling
 
 
@@ -265,7 +266,7 @@ def test_empathy_answers_with_each_dimensions_kappa_target_and_self_consistency(
                 "safety",
                 "all",
                 "light_kappa",
-                "ordinal",
+                "nominal",
                 0.35,
                 0.1,
                 "fair",
@@ -320,7 +321,8 @@ def test_empathy_answers_with_each_dimensions_kappa_target_and_self_consistency(
         },
     )
     answer = _section(html, "answer")
-    assert "light_kappa (ordinal)" in answer and "0.350 [0.250, 0.450]" in answer
+    assert "light_kappa (nominal)" in answer and "0.350 [0.250, 0.450]" in answer
+    assert "<th>task</th>" not in answer
     assert "&gt;= 0.4 (minimums[2])" in answer and "Below target: safety" in answer
     assert "0.300</td>" in answer and "0.420</td>" in answer  # the pairs' range
     assert "Self-consistency on hidden duplicates" in answer and "ann_gray" in answer
