@@ -449,7 +449,8 @@ def commit_all(
     committed again one per transaction, so a bad file never rolls back good ones. Results
     come in the order of the files. Labels are made for :data:`GROUP_FILES` files at a time
     (``labels_from``). First the stored ratings are brought in line with the study file
-    (:func:`raterlab.ingest.changes.follow_study`: a dropped field refuses the whole ingest)."""
+    (:func:`raterlab.ingest.changes.follow_study`: a dropped field refuses the whole ingest),
+    and held ratings the files replaced are released after."""
     store.ensure_tables(con)
     changes.follow_study(con, study)
     done: dict[str, list[IngestResult]] = {}
@@ -480,6 +481,7 @@ def commit_all(
     for group in groups.values():
         if group.files:
             flush(group.files)
+    changes.release_replaced(con, study.name)
     return [done[sha].pop(0) for sha in order]
 
 

@@ -19,6 +19,8 @@ Their columns are declared once in :mod:`raterlab.tables.ingest`.
   which file (see :mod:`raterlab.ingest.ratings`).
 - ``staging.unpublished``: the gold tables a commit wrote, until :mod:`raterlab.publish` has
   copied them into ``published.duckdb``.
+- ``staging.held_ratings``: stored ratings a study file edited since rejects
+  (:mod:`raterlab.ingest.changes`).
 """
 
 from __future__ import annotations

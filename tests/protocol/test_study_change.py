@@ -99,6 +99,12 @@ def test_values_a_narrowed_scale_rejects_are_held_out_of_consensus(rated, tmp_pa
     assert held == [("score", "5", "range", fives)]
     assert any("score = '5' breaks range" in line for line in change.lines())
 
+    fix = packet.iloc[[1]].assign(score="4", notes="good, on second thought")
+    with warehouse.connect(home.warehouse) as con:
+        result = ingest_file(narrowed, write(fix, tmp_path / "a1_fix.csv"), home, con)
+        still = con.execute("SELECT count(*) FROM staging.held_ratings").fetchall()[0][0]
+    assert result.changes["replaced"] == 1 and still == fives - 1
+
 
 def test_study_check_lists_held_values_against_the_warehouse(
     rated, tmp_path, monkeypatch, capsys
