@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import html
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,6 +141,13 @@ def collapsed(summary: str, frame: pd.DataFrame, csv: str | None = None) -> str:
         more = f'<p class="note">As CSV: <a href="{esc(csv)}">{esc(csv)}</a>.</p>'
     body = table(frame.head(SHOWN_ROWS))
     return f"<details><summary>{esc(summary)} ({len(frame)} rows)</summary>{more}{body}</details>"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG file, from its header."""
+    with path.open("rb") as handle:
+        header = handle.read(24)
+    return struct.unpack(">II", header[16:24])
 
 
 def data_uri(path: Path) -> str:

@@ -9,12 +9,23 @@ from pathlib import Path
 
 import pandas as pd
 
+from raterlab.comparison.stats import holm
 from raterlab.comparison.table import ALL as COMPARISON_ALL
 from raterlab.protocol import Study
 from raterlab.quality import flag_summary
 from raterlab.report.answers import first_screen
 from raterlab.report.headline import headline_table
-from raterlab.report.html import Section, collapsed, heading, image, interval, paragraph, table
+from raterlab.report.html import (
+    Section,
+    collapsed,
+    esc,
+    heading,
+    image,
+    interval,
+    paragraph,
+    png_size,
+    table,
+)
 
 PLOTS = {
     "agreement": "agreement.png",
@@ -58,9 +69,28 @@ class ReportInputs:
         return frame is not None and not frame.empty
 
 
+TALL_PLOT = 1200
+"""A plot taller than this many pixels (one panel per slice...) is folded away."""
+
+
 def _plot(inputs: ReportInputs, key: str, alt: str) -> list[str]:
     path = inputs.plots.get(key)
-    return [image(path, alt)] if path else []
+    if not path:
+        return []
+    if png_size(path)[1] > TALL_PLOT:
+        return [f"<details><summary>Plot: {esc(alt)}</summary>{image(path, alt)}</details>"]
+    return [image(path, alt)]
+
+
+def _short(inputs: ReportInputs, summary: str, name: str, frame: pd.DataFrame) -> str:
+    """``frame`` as a table when it is short (:data:`SHORT_TABLE` rows), else folded."""
+    if len(frame) <= SHORT_TABLE:
+        return table(frame)
+    return inputs.folded(summary, name, frame)
+
+
+SHORT_TABLE = 15
+"""Longer tables below the first screen are folded, with a CSV."""
 
 
 def _count(frame: pd.DataFrame, by: list[str], name: str = "n") -> pd.DataFrame:
@@ -117,7 +147,10 @@ def design(inputs: ReportInputs) -> Section:
             .agg(batches=("batch", "nunique"), rows=("item_id", "size"))
             .reset_index()
         )
-        section.add(heading("Batches per annotator"), table(batches))
+        section.add(
+            heading("Batches per annotator"),
+            _short(inputs, "Batches and rows per annotator and round", "batches", batches),
+        )
     return section
 
 
@@ -161,8 +194,9 @@ def pilot(inputs: ReportInputs) -> Section:
 
 
 MAX_FIRST_ROWS = 30
-"""Above this many headline rows over all slices, the first agreement table keeps ``all`` and
-the thresholds' slices, and the per-slice table is folded."""
+"""Above this many headline rows over all slices, the first agreement table keeps the slices
+the minimums are judged on (``all`` unless they name one), and the per-slice table is
+folded."""
 
 
 def _slice_order(study: Study, slices: pd.Series) -> list[str]:
@@ -172,8 +206,8 @@ def _slice_order(study: Study, slices: pd.Series) -> list[str]:
 
 
 def agreement(inputs: ReportInputs) -> Section:
-    """The protocol's coefficient first, per slice (only on all items and the thresholds'
-    slices when that is more than :data:`MAX_FIRST_ROWS` rows, the rest folded); every other
+    """The protocol's coefficient first, per slice (only on the slices the minimums are judged
+    on when that is more than :data:`MAX_FIRST_ROWS` rows, the rest folded); every other
     coefficient one click away."""
     section = Section("Agreement", "agreement")
     study = inputs.study
@@ -183,8 +217,8 @@ def agreement(inputs: ReportInputs) -> Section:
     slices = _slice_order(study, rows["slice"])
     per_slice = headline_table(study, rows, slices)
     if len(per_slice) > MAX_FIRST_ROWS:
-        declared = ["all", *(t.slice for t in study.thresholds.minimums if t.slice)]
-        first = headline_table(study, rows, list(dict.fromkeys(declared)))
+        judged = [t.slice or "all" for t in study.thresholds.minimums] or ["all"]
+        first = headline_table(study, rows, list(dict.fromkeys(judged)))
     else:
         first = per_slice
     if len(first):
@@ -281,7 +315,12 @@ def adjudication(inputs: ReportInputs) -> Section:
     section.add(
         paragraph(f"{len(queue)} disputed fields on {queue['item_id'].nunique()} items."),
         heading("Why, and where they stand"),
-        table(_count(queue, ["task", "field", "reasons", "state"], "fields")),
+        _short(
+            inputs,
+            "Disputed fields per task, field, reason and state",
+            "adjudication_queue_counts",
+            _count(queue, ["task", "field", "reasons", "state"], "fields"),
+        ),
     )
     decisions = inputs.get("gold.adjudications")
     if len(decisions):
@@ -365,20 +404,24 @@ def results(inputs: ReportInputs) -> Section:
     section.add(*_plot(inputs, "comparison", "differences per condition with 95% intervals"))
     comparison = inputs.get("gold.condition_comparison")
     if len(comparison):
-        readable = readable_comparison(study, comparison)
-        overall = comparison["slice"] == COMPARISON_ALL
+        overall = comparison[comparison["slice"] == COMPARISON_ALL]
+        overall = overall.assign(p_holm=holm(overall["p_value"].to_numpy()))
+        sliced = comparison[comparison["slice"] != COMPARISON_ALL]
         section.add(
             heading("Differences on all items"),
-            table(readable[overall.to_numpy()], flag=comparison.loc[overall, "p_holm"] < 0.05),
-            inputs.folded("Differences per slice", "condition_comparison", readable),
+            table(readable_comparison(study, overall), flag=overall["p_holm"] < 0.05),
+            inputs.folded(
+                "Differences per slice", "condition_comparison", readable_comparison(study, sliced)
+            ),
             paragraph(
                 (
                     "p: Wilcoxon signed-rank test on the pair differences; sign test beside it. "
                     if c.pair
                     else "p: Mann-Whitney U test. "
                 )
-                + "Shaded: p < 0.05 (Holm-corrected within each slice key; the 'all' row is "
-                "not corrected). Intervals are 95% percentile bootstrap intervals over "
+                + "p (Holm): Holm-corrected over the contrasts on all items together, and "
+                "within each slice key per slice; shaded where it is below 0.05. Intervals "
+                "are 95% percentile bootstrap intervals over "
                 + (f"{c.pair} pairs." if c.pair else "items."),
                 "note",
             ),
@@ -437,7 +480,8 @@ def contract(inputs: ReportInputs) -> Section:
             "These are the results the Data Docs show, without their online styling.",
             "ok" if not failed.any() else "held",
         ),
-        table(results.sort_values("success", kind="stable"), flag=failed),
+        table(results[failed], empty="no expectation fails"),
+        inputs.folded("Every expectation", "gold_contract", results),
     )
 
 

@@ -326,3 +326,48 @@ def test_empathy_answers_with_each_dimensions_kappa_target_and_self_consistency(
     assert "&gt;= 0.4 (minimums[2])" in answer and "Below target: safety" in answer
     assert "0.300</td>" in answer and "0.420</td>" in answer  # the pairs' range
     assert "Self-consistency on hidden duplicates" in answer and "ann_gray" in answer
+
+
+def test_contrasts_shown_together_are_holm_corrected_together() -> None:
+    """empathy compares conditions on five dimensions: five tests on one screen."""
+    p_values = [0.01, 0.02, 0.03, 0.04, 0.5]
+    fields = ["emotion", "validation", "helpfulness", "safety", "overall"]
+    comparison = pd.DataFrame(
+        {
+            "task": ["reply"] * 5,
+            "field": fields,
+            "by": ["condition"] * 5,
+            "level": ["A"] * 5,
+            "reference": ["B"] * 5,
+            "slice": ["all"] * 5,
+            "paired": [True] * 5,
+            "n_units": [40] * 5,
+            "mean_diff": [0.3] * 5,
+            "mean_diff_low": [0.1] * 5,
+            "mean_diff_high": [0.5] * 5,
+            "median_diff": [0.0] * 5,
+            "median_diff_low": [0.0] * 5,
+            "median_diff_high": [0.5] * 5,
+            "p_value": p_values,
+            "p_holm": p_values,  # the table leaves the 'all' rows uncorrected
+            "sign_test_p": [0.05] * 5,
+            "rank_biserial": [0.3] * 5,
+            "win_share": [0.5] * 5,
+            "tie_share": [0.3] * 5,
+            "loss_share": [0.2] * 5,
+            "adjusted_diff": [0.3] * 5,
+            "adjusted_se": [0.1] * 5,
+            "adjusted_p": [0.01] * 5,
+        }
+    )
+    empathy = load_study(STUDIES / "empathy.yaml")
+    plain = empathy.model_copy(
+        update={"report": empathy.report.model_copy(update={"answer": "comparison"})}
+    )
+    html = render(ReportInputs(plain, {"gold.condition_comparison": comparison}, {}))
+    answer = _section(html, "answer")
+    # Holm over five: 0.05, 0.08, 0.09 (monotone), 0.09, 0.5.
+    assert "Holm-adjusted p = 0.050" in answer and "Holm-adjusted p = 0.080" in answer
+    assert "Holm correction over the 5 contrast(s) on all items" in answer
+    results = _visible(_section(html, "results"))
+    assert '<td class="num">0.050</td>' in results and '<td class="num">0.080</td>' in results
