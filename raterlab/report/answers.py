@@ -537,7 +537,7 @@ def _self_consistency(inputs) -> pd.DataFrame:
     ).reindex(columns=[w for w in wanted if w in set(rows["metric"])])
     n = rows[rows["metric"] == "duplicate_within_one"].set_index("annotator_id")["n"]
     flagged = rows.groupby("annotator_id")["flagged"].apply(lambda f: bool(f.astype(bool).any()))
-    out = wide.assign(duplicates=n, flagged=flagged).reset_index()
+    out = wide.assign(comparisons=n, flagged=flagged).reset_index()
     target = inputs.study.quality.duplicate_within_one
     return out.rename(columns={"duplicate_within_one": f"within one point (target >= {target:g})"})
 
