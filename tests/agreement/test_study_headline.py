@@ -123,3 +123,16 @@ def test_pairwise_has_the_unweighted_kappa_beside_the_quadratic_one() -> None:
     assert np.isclose(
         pairs.loc["relevant", "cohen_kappa_unweighted"], cohen_kappa_score(REL_A, REL_B)
     )
+
+
+def test_the_forest_plot_draws_the_headline(tmp_path) -> None:
+    from raterlab.agreement.plot import forest_plot, headline
+
+    study = _study(thresholds={"pilot_gate": GATE})
+    table = field_agreement(study, _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B}))
+    drawn = headline(table)
+    assert drawn[["field", "coefficient", "level"]].values.tolist() == [
+        ["score", "cohen_kappa", "weights=unweighted"],
+        ["relevant", "cohen_kappa", "nominal"],
+    ]
+    assert forest_plot(study, table, tmp_path / "agreement.png").is_file()
