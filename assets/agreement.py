@@ -129,7 +129,7 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
             "gold.agreement": table,
             "gold.agreement_pairwise": pairwise(study, rows),
             "gold.agreement_matrices": matrices(study, rows),
-            "staging.agreement_thresholds": threshold_results(study, table, rows),
+            "staging.agreement_thresholds": threshold_results(study, table),
         }
         with raterlab.warehouse() as con:
             memo.write_tables(con, study.name, frames, "agreement", inputs)

@@ -18,6 +18,13 @@ The coefficient set follows the field type:
   ICC(1,1) and, with two fully crossed raters, quadratic-weighted Cohen's kappa. ICC(1,1) is
   the one-way random model (Shrout & Fleiss 1979): with two annotators per item drawn from
   a pool, each unit's first two ratings are its two columns.
+
+Beside that set, every threshold's own coefficient (the pilot gate's too) is computed on every
+slice exactly as declared, and each ``per: task`` minimum's pooled coefficient on every slice.
+Each field's row of the protocol's coefficient is marked ``headline``
+(:func:`headline_threshold`: a threshold marked ``headline``, else the pilot gate where it
+reads the field, else the first minimum that applies); ``declared_by`` names the thresholds
+each row answers.
 """
 
 from __future__ import annotations
@@ -379,11 +386,10 @@ THRESHOLD_COLUMNS = (
 )
 
 
-def threshold_results(study: Study, agreement: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+def threshold_results(study: Study, agreement: pd.DataFrame) -> pd.DataFrame:
     """Each declared minimum against the estimate it concerns in ``agreement``
     (:func:`field_agreement`): its slice's (default ``all``) row of exactly its coefficient,
-    per field, or per task for ``per: task`` (the pooled rows). ``rows`` is kept for callers
-    that pass the ratings; the estimates all come from ``agreement``."""
+    per field, or per task for ``per: task`` (the pooled rows), with its interval."""
     found = []
     for i, threshold in enumerate(study.thresholds.minimums):
         name = f"thresholds.minimums[{i}]"

@@ -22,7 +22,10 @@ def _study(**changes):
     """The mini study with the two annotators the constructed ratings have (Cohen's kappa
     thresholds need a two-annotator design)."""
     design = {**MINI_STUDY["design"], "annotators": ["a1", "a2"]}
-    data = {**MINI_STUDY, "slices": ["category"], "design": design, **changes}
+    # An adjudicator settles binary disagreements, so the two-annotator design is a valid study.
+    consensus = {"adjudicate": {"binary_disagreement_tiers": ["GOLD", "TRIAGE"]}}
+    data = {**MINI_STUDY, "slices": ["category"], "design": design, "consensus": consensus}
+    data.update(changes)
     return parse_study(data)
 
 
@@ -150,7 +153,7 @@ def test_thresholds_per_field_and_pooled_per_task() -> None:
         }
     )
     rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
-    results = threshold_results(study, field_agreement(study, rows, interval=None), rows)
+    results = threshold_results(study, field_agreement(study, rows, interval=None))
     score = results[results["field"] == "score"].iloc[0]
     assert score["passed"] and score["estimate"] > 0.8
     pooled = results[results["field"].str.startswith("(pooled nominal")].set_index("task")
@@ -224,7 +227,7 @@ def test_pooled_per_task_alpha_keeps_levels_apart() -> None:
     depth["value"] = depth["value_num"].astype(int).astype(str)
     safe = _rows({}, {"a1": REL_A, "a2": REL_B}).assign(task="answer", field="safe")
     rows = pd.concat([rows, depth, safe], ignore_index=True)
-    results = threshold_results(study, field_agreement(study, rows, interval=None), rows)
+    results = threshold_results(study, field_agreement(study, rows, interval=None))
     answer = results[results["task"] == "answer"].set_index("field")["estimate"]
     assert set(answer.index) == {"(pooled ordinal: score, depth)", "(pooled nominal: safe)"}
     stacked = np.vstack([np.array([A, B], float).T, np.array([A[::-1], B[::-1]], float).T])
@@ -239,7 +242,7 @@ def test_threshold_on_a_slice_reads_that_slice() -> None:
     study = _study(thresholds={"minimums": [minimum]})
     rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
     table = field_agreement(study, rows, interval=None)
-    results = threshold_results(study, table, rows).set_index("field")
+    results = threshold_results(study, table).set_index("field")
     # fleiss_kappa applies to binary fields only: the Likert score gets no row at all
     assert "score" not in results.index
     main = table[(table["slice"] == "round=main") & (table["field"] == "relevant")]
@@ -263,7 +266,7 @@ def test_a_minimum_is_judged_on_exactly_the_coefficient_it_declares() -> None:
     assert kappas["weights=quadratic"] == pytest.approx(
         cohen_kappa_score(A, B, weights="quadratic")
     )
-    (result,) = threshold_results(study, table, rows).itertuples()
+    (result,) = threshold_results(study, table).itertuples()
     assert result.estimate == pytest.approx(cohen_kappa_score(A, B))
     assert result.passed == (cohen_kappa_score(A, B) >= 0.6)
 

@@ -105,7 +105,7 @@ def test_per_task_alpha_is_pooled_on_every_slice_with_an_interval_and_read_on_it
     gold = rows[(rows["tier"] == "GOLD") & (rows["task"] == "answer")]
     matrix = gold.pivot_table(index="item_id", columns="annotator_id", values="value_num")
     expected = krippendorff_alpha(matrix, level="ordinal").estimate
-    results = threshold_results(study, table, rows).set_index("task")
+    results = threshold_results(study, table).set_index("task")
     assert results.loc["answer", "slice"] == "tier=GOLD"
     assert np.isclose(results.loc["answer", "estimate"], expected)
     assert results.loc["answer", "ci_low"] <= expected <= results.loc["answer", "ci_high"]

@@ -57,7 +57,7 @@ def _agreement(study: Study, items: pd.DataFrame, ratings: pd.DataFrame) -> pd.D
     rows = ratings.assign(value=ratings["value_num"].map(lambda v: str(int(v))), round="main")
     rows = rows.merge(keys, on="item_id", how="left")
     table = field_agreement(study, rows, interval=None)
-    return table, threshold_results(study, table, rows)
+    return table, threshold_results(study, table)
 
 
 def _judge_plot(path: Path) -> Path:
