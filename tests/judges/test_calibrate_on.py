@@ -50,6 +50,7 @@ def test_calibration_reads_only_the_declared_slice() -> None:
     consensus = pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"])
     data = copy.deepcopy(JUDGED)
     data["judges"]["panel"].pop("external")
+    data["consensus"] = {"adjudicate": {"binary_disagreement_tiers": ["GOLD", "TRIAGE"]}}
     everything = calibrate_study(
         parse_study(data), ratings, verdicts, records, tiers, consensus, resamples=100
     )
