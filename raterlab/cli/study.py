@@ -1,5 +1,9 @@
 """``raterlab study``: check study files and write the JSON Schema editors use.
 
+``check`` refuses a design that cannot work and warns about one that will say little
+(:mod:`raterlab.design.feasibility`: ties nothing breaks, a pilot gate too small to decide, no
+rushing floor).
+
 ``check`` also checks a study file against the ratings ``$RATERLAB_HOME``'s warehouse holds
 for it, if any (:func:`raterlab.ingest.changes.study_change`, read-only): a field the ratings
 have and the file dropped without ``renamed`` fails; renames to apply and stored values the
@@ -13,6 +17,7 @@ from pathlib import Path
 
 from raterlab import warehouse
 from raterlab.design import GenerationsError, read_generations
+from raterlab.design.feasibility import findings
 from raterlab.errors import StudyChanged
 from raterlab.ingest.changes import study_change
 from raterlab.protocol import Study, StudyError, load_study, study_json_schema
@@ -44,8 +49,16 @@ def run_check(args: argparse.Namespace) -> int:
             failed += 1
             print(f"FAIL {path}\n{exc}")
             continue
+        found = findings(study, items)
+        errors = [f for f in found if f.severity == "error"]
         counts = items.groupby("task").size().to_dict()
-        print(f"ok   {path}: {len(study.tasks)} task(s), {len(items)} items {counts}")
+        if errors:
+            failed += 1
+            print(f"FAIL {path}: the design cannot work")
+        else:
+            print(f"ok   {path}: {len(study.tasks)} task(s), {len(items)} items {counts}")
+        for finding in found:
+            print(f"     {finding.severity}: {finding.path}: {finding.message}")
         for line in against:
             print(f"     {line}")
     return 1 if failed else 0
