@@ -124,7 +124,7 @@ def summary(home: Home) -> Table:
         "files accepted",
         "quarantined",
         "ratings",
-        "median alpha",
+        "lowest agreement (protocol's coefficient)",
     ):
         table.add_column(column)
     with warehouse.connect(home.warehouse, read_only=True) as con:
@@ -138,9 +138,9 @@ def summary(home: Home) -> Table:
               (SELECT count(*) FROM staging.ingests i WHERE i.study = r.study
                  AND i.status = 'rejected'),
               (SELECT count(*) FROM gold.ratings g WHERE g.study = r.study),
-              (SELECT round(median(estimate), 2) FROM gold.agreement a
-                 WHERE a.study = r.study AND slice = 'all' AND coefficient = 'krippendorff_alpha'
-                 AND level IN ('nominal', 'ordinal'))
+              (SELECT printf('%.2f %s (%s)', estimate, coefficient, field) FROM gold.agreement a
+                 WHERE a.study = r.study AND slice = 'all' AND headline
+                 ORDER BY estimate LIMIT 1)
             FROM staging.routed_items r GROUP BY r.study ORDER BY r.study
             """
         ).fetchall()
