@@ -455,10 +455,14 @@ class Labeler:
 
 
 def rows_csv(columns: list[str], rows: list[dict[str, str]]) -> bytes:
+    """The returned-file CSV, its cells neutralised for spreadsheets (:mod:`raterlab.csvsafe`;
+    the ingest takes the mark off again). Imported here: the first screen needs no pandas."""
+    from raterlab.csvsafe import neutralise
+
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: neutralise(value) for key, value in row.items()} for row in rows)
     return buffer.getvalue().encode("utf-8")
 
 
