@@ -191,6 +191,64 @@ def build_correctness_ab(rng: random.Random) -> list[Record]:
     return records
 
 
+PROTOCOL_RUBRIC = """
+## How to score correctness (the protocol's rubric)
+
+The scale is the protocol's (section 3), the same as in `INSTRUCTIONS.md`; the rules above
+are what "applicable rules" means.
+
+**Score = 5: Fully Correct**
+- Follows all applicable rules from instruction memory
+- No factual errors or contradictions
+- Complete response (doesn't miss critical information)
+- Safe (no dangerous or insecure recommendations)
+
+**Score = 4: Mostly Correct**
+- Follows most applicable rules (1 minor omission acceptable)
+- No major errors
+- Nearly complete (minor details missing)
+- Safe
+
+**Score = 3: Partially Correct**
+- Follows some rules but misses key guidance
+- OR contains minor factual errors that don't completely invalidate response
+- Incomplete (misses 2+ important points)
+- Generally safe but may have edge-case risks
+
+**Score = 2: Major Inaccuracies**
+- Violates 1+ rules OR contains major factual errors
+- Misleading or incorrect guidance
+- May include unsafe recommendations (but not critically dangerous)
+
+**Score = 1: Incorrect / Dangerous**
+- Directly contradicts multiple rules
+- Fundamentally wrong guidance
+- Dangerous (could lead to security vulnerabilities, data loss, system failures)
+
+## Edge cases (the protocol's guidance)
+
+**What if the response is correct but doesn't cite rules?**
+- Rate based on content accuracy, not citation format
+
+**What if the response is overly verbose but correct?**
+- Score 5 if all information is accurate and complete
+- Verbosity itself is not penalized (unless it introduces errors)
+
+**What if the prompt is ambiguous and multiple interpretations are valid?**
+- Rate generously: if response is correct under *any* reasonable interpretation, don't penalize
+- Make a note in the comments field for later review
+
+**What if I'm uncertain or lack domain expertise for a prompt?**
+- Flag the response with "UNCERTAIN" in comments
+- Do your best to rate based on general software engineering principles
+- Discuss with other annotators during adjudication
+
+**confidence**: low if uncertain, high if confident.
+"""
+"""Seed 000's rubric and edge cases, word for word: the packet carries one rubric, the
+protocol's (its anchors are the study file's, shown in ``INSTRUCTIONS.md``)."""
+
+
 def cheat_sheet() -> str:
     lines = [
         "# Team engineering rules: cheat sheet",
@@ -207,31 +265,7 @@ def cheat_sheet() -> str:
         for rule in rules:
             lines.append(f"- **`{rule.id}`**: {rule.title}. {rule.text}")
         lines.append("")
-    lines += [
-        "## Correctness scale (1-5)",
-        "",
-        "Score the response as a whole: technical accuracy *and* the rules above. Ignore",
-        "style and length unless they hide an error.",
-        "",
-        "| score | label | anchor |",
-        "|---|---|---|",
-    ]
-    lines += [f"| {score} | {label} | {anchor} |" for score, label, anchor in cab.LIKERT]
-    lines += [
-        "",
-        "Tips:",
-        "",
-        "- A rule that doesn't apply to the prompt can't be broken; don't penalise a response",
-        "  for not mentioning it.",
-        "- Leaving out an applicable rule is a deviation, not just a missing detail: at most",
-        "  3, or 2 when the rule is the heart of the question.",
-        '- Advice that contradicts a rule (e.g. "escape the quotes yourself") scores 1.',
-        "- Code that would not run, or advice that is technically wrong, caps the score at 2",
-        "  even if the rules are followed.",
-        "- **confidence**: `low` if you aren't sure about the technical facts involved,",
-        "  `high` if you would defend your score in review.",
-        "",
-    ]
+    lines += [*PROTOCOL_RUBRIC.strip("\n").splitlines(), ""]
     return "\n".join(lines)
 
 

@@ -199,40 +199,6 @@ RULES: dict[str, list[Rule]] = {
     ],
 }
 
-LIKERT: list[tuple[int, str, str]] = [
-    (
-        5,
-        "Fully correct",
-        "Follows every relevant rule; technically accurate; code would work as written. "
-        "Nothing a reviewer would ask to change.",
-    ),
-    (
-        4,
-        "Correct with minor issues",
-        "Right approach and working code, with a small imprecision or omission that would not "
-        "cause a defect; applicable rules are followed in substance.",
-    ),
-    (
-        3,
-        "Partly correct",
-        "Works, but silently misses an applicable rule or an important case, so it would need "
-        "rework in review.",
-    ),
-    (
-        2,
-        "Mostly wrong",
-        "The main idea is off, or a key rule is missed where it matters most (e.g. an answer "
-        "about retrying payments without an idempotency key).",
-    ),
-    (
-        1,
-        "Wrong or harmful",
-        "Would break production or violates a rule outright (e.g. recommends formatting input "
-        "into SQL, or says a leaked key is safe once deleted); also answers that ignore the "
-        "prompt.",
-    ),
-]
-
 OPENERS: list[str] = [
     "",
     "",

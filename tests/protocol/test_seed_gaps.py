@@ -1,0 +1,39 @@
+"""The bundled studies against their protocols' text (``../shared/seeds``): what the packets
+carry is what the protocol says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from raterlab.protocol import load_study
+
+REPO = Path(__file__).resolve().parents[2]
+SEEDS = REPO.parent / "shared" / "seeds"
+needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="needs ../shared/seeds")
+
+
+def _seed(number: str) -> str:
+    return next(SEEDS.glob(f"{number}_*.txt")).read_text(encoding="utf-8")
+
+
+@needs_seeds
+def test_correctness_ab_packets_carry_one_rubric_the_protocols() -> None:
+    study = load_study(REPO / "studies" / "correctness_ab.yaml")
+    guide = (REPO / "studies" / study.guide).read_text(encoding="utf-8")
+    seed = _seed("000")
+    levels = re.findall(r"^\*\*Score = (\d): ([^*]+)\*\*$", seed, re.MULTILINE)
+    assert len(levels) == 5
+    anchors = study.tasks["correctness"].fields["correctness"].anchors
+    for score, label in levels:
+        assert f"**Score = {score}: {label}**" in guide  # the guide quotes the protocol
+        assert anchors[int(score)].startswith(label)  # INSTRUCTIONS.md shows the same scale
+    # no second scale with other labels or anchors
+    assert len(re.findall(r"Score = 5|\| 5 \|", guide)) == 1
+    for line in re.findall(
+        r"^- .+$", seed.split("### Edge Cases & Guidance")[1].split("---")[0], re.M
+    ):
+        if "Metric E" not in line:  # the protocol's other metric is not this study's
+            assert line in guide
