@@ -47,6 +47,8 @@ def _field_lines(study: Study, task: Task) -> list[str]:
     layout = study.packet
     if layout.time_spent == "required":
         lines.append(f"| `{layout.time_column}` | seconds you spent on the item | yes | |")
+    elif layout.time_spent == "optional_in_template":
+        lines.append(f"| `{layout.time_column}` | seconds you spent on the item | no | |")
     else:
         lines.append(
             f"| `{layout.time_column}` (add it if you like) | seconds you spent on the item "

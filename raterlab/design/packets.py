@@ -44,10 +44,10 @@ def internal_names(study: Study) -> dict[str, str]:
 def packet_columns(study: Study, task: str) -> list[str]:
     """The columns of a task's annotations template as the annotator sees them, in order:
     ``packet.columns`` if the study lists them, else annotator_id, the item column, the
-    fields and the time column (left out when ``packet.time_spent`` is optional)."""
+    fields and the time column (left out when ``packet.time_spent`` is ``optional``)."""
     layout = study.packet
     own = {"annotator_id", layout.item_column, *study.tasks[task].fields}
-    if layout.time_spent == "required":
+    if layout.time_spent != "optional":
         own.add(layout.time_column)
     if layout.columns is not None:
         return [c for c in layout.columns if c in own]

@@ -137,7 +137,7 @@ def _constraint_rule(constraint: Constraint) -> Rule:
 
 def _fixed_rules(study: Study) -> list[Rule]:
     layout = study.packet
-    optional = layout.time_spent == "optional"
+    optional = layout.time_spent != "required"
     seconds = cells.number(TIME_COLUMN)
     time_valid = (seconds.is_finite() & (seconds >= 0)).fill_null(False)
     return [

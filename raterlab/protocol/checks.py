@@ -73,7 +73,7 @@ def _check_packet(study: Study) -> Iterator[Problem]:
     if layout.columns is None:
         return
     want = {layout.item_column, "annotator_id", *fields}
-    if layout.time_spent == "required":
+    if layout.time_spent != "optional":
         want.add(layout.time_column)
     listed = layout.columns
     for name in sorted({n for n in listed if listed.count(n) > 1}):

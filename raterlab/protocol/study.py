@@ -328,10 +328,11 @@ class PacketLayout(_Strict):
         default="item", description="Name of the column holding each row's opaque item token."
     )
     time_column: str = Field(default="time_spent_s", description="Name of the seconds column.")
-    time_spent: Literal["required", "optional"] = Field(
+    time_spent: Literal["required", "optional_in_template", "optional"] = Field(
         default="required",
         description=(
             "required: the template has the time column and every row needs a number; "
+            "optional_in_template: the template has it and a row may leave it empty; "
             "optional: the template leaves it out, and a returned file may add it."
         ),
     )

@@ -37,3 +37,33 @@ def test_correctness_ab_packets_carry_one_rubric_the_protocols() -> None:
     ):
         if "Metric E" not in line:  # the protocol's other metric is not this study's
             assert line in guide
+
+
+def test_rag_triplet_packets_keep_an_optional_time_column(tmp_path) -> None:
+    """Seed 001 asks for no times: the template keeps ``time_spent_s`` (the README's packet)
+    and a return that leaves it empty is accepted; a number there still has to be seconds."""
+    import pandas as pd
+
+    from raterlab import warehouse
+    from raterlab.ingest.run import ingest_file
+    from raterlab.settings import Home
+    from tests.ingest.conftest import issue, write
+
+    study = load_study(REPO / "studies" / "rag_triplet.yaml")
+    home = Home(tmp_path / "home")
+    key, _ = issue(study, home)
+    rows = key[(key["batch"] == "pilot") & (key["task"] == "retrieval")]
+    annotator = rows["annotator_id"].iloc[0]
+    path = home.outbox / study.name / annotator / "pilot" / f"{annotator}_retrieval_annotations.csv"
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert "time_spent_s" in frame.columns
+    instructions = (path.parent / "INSTRUCTIONS.md").read_text(encoding="utf-8")
+    assert "| `time_spent_s` | seconds you spent on the item | no | |" in instructions
+    frame[["topically_relevant", "evidence_sufficient", "misleading"]] = ["1", "0", "0"]
+    with warehouse.connect(home.warehouse) as con:
+        blank = ingest_file(study, write(frame, tmp_path / "blank.csv"), home, con)
+        assert blank.status == "accepted", blank.report
+        wrong = ingest_file(
+            study, write(frame.assign(time_spent_s="soon"), tmp_path / "w.csv"), home, con
+        )
+        assert wrong.status == "rejected"
