@@ -76,8 +76,29 @@ def _rule_lines(task: Task) -> list[str]:
     return lines
 
 
-def packet_instructions(study: Study, annotator: str, batch: str, files: dict[str, str]) -> str:
-    """Markdown instructions for one packet: what to read, what to fill in, the rules."""
+def _break_line(every: int, n_rows: int) -> list[str]:
+    """Where to pause in a file of ``n_rows`` rows (``packet.break_every``)."""
+    after = list(range(every, n_rows, every))
+    if not after:
+        return []
+    samples = ", ".join(str(n) for n in after)
+    rows = ", ".join(str(n + 1) for n in after)
+    return [
+        "",
+        f"Take a 5-minute break every {every} samples: after samples {samples} "
+        f"(spreadsheet rows {rows}, the header being row 1).",
+    ]
+
+
+def packet_instructions(
+    study: Study,
+    annotator: str,
+    batch: str,
+    files: dict[str, str],
+    n_rows: dict[str, int] | None = None,
+) -> str:
+    """Markdown instructions for one packet: what to read, what to fill in, the rules, and
+    where to pause (``packet.break_every``, given each file's ``n_rows``)."""
     lines = [
         f"# {study.title}",
         "",
@@ -100,6 +121,8 @@ def packet_instructions(study: Study, annotator: str, batch: str, files: dict[st
         if task.description:
             lines += ["", task.description]
         lines += ["", *_field_lines(study, task)]
+        if study.packet.break_every and n_rows:
+            lines += _break_line(study.packet.break_every, n_rows.get(task_name, 0))
         rules = _rule_lines(task)
         if rules:
             lines += ["", "Rules:", "", *rules]

@@ -120,6 +120,7 @@ def write_packet(
     work = Path(tempfile.mkdtemp(prefix=".packet-", dir=target.parent))
     written: list[dict] = []
     templates: dict[str, str] = {}
+    n_rows: dict[str, int] = {}
     for task in study.tasks:
         task_rows = rows[rows["task"] == task]
         if task_rows.empty:
@@ -127,13 +128,14 @@ def write_packet(
         name = template_name(study, annotator, task)
         _write_template(work / name, study, packet_columns(study, task), task_rows)
         templates[task] = name
+        n_rows[task] = len(task_rows)
         written.append({"task": task, "file": name, "kind": "template", "n_rows": len(task_rows)})
     reference = work / f"{annotator}_reference.jsonl"
     reference.write_text("\n".join(_reference_lines(study, rows, records)) + "\n", encoding="utf-8")
     written.append({"task": None, "file": reference.name, "kind": "reference", "n_rows": len(rows)})
     instructions = work / "INSTRUCTIONS.md"
     instructions.write_text(
-        packet_instructions(study, annotator, batch, templates), encoding="utf-8"
+        packet_instructions(study, annotator, batch, templates, n_rows), encoding="utf-8"
     )
     written.append({"task": None, "file": instructions.name, "kind": "instructions", "n_rows": 0})
     if study.guide:

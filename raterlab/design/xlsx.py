@@ -186,7 +186,11 @@ def xlsx_packet(home: Home, study: Study, annotator: str, batch: str) -> list[Pa
     items = packet_items(home, study, annotator, batch)
     tasks = list(dict.fromkeys(i.task for i in items))
     text = packet_instructions(
-        study, annotator, batch, {t: template_name(study, annotator, t) for t in tasks}
+        study,
+        annotator,
+        batch,
+        {t: template_name(study, annotator, t) for t in tasks},
+        {t: sum(i.task == t for i in items) for t in tasks},
     )
     written = []
     for task in tasks:

@@ -202,6 +202,9 @@ class LabelApp(App[str]):
                 short.append(f"{key}: {escape(text)}")
         unit = lab.task.unit.title() if lab.task.unit.isidentifier() else "Item"
         position = f"{unit} {lab.session.position + 1}/{len(lab.items)}"
+        every = lab.study.packet.break_every
+        if every and lab.session.position and lab.session.position % every == 0:
+            position += f"  │  {lab.session.position} done: take a 5-minute break (the guide)"
         body = self.query_one("#body", Static)
         if self.viewing is not None:
             self.query_one("#header", Static).update(f"{position}  │  {self._view_title()}")

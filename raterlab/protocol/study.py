@@ -328,6 +328,15 @@ class PacketLayout(_Strict):
         default="item", description="Name of the column holding each row's opaque item token."
     )
     time_column: str = Field(default="time_spent_s", description="Name of the seconds column.")
+    break_every: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "The guide's pause: a break every this many rows (samples). The packet "
+            "instructions name the rows after which to pause, and the terminal tool says "
+            "so when the annotator gets there."
+        ),
+    )
     time_spent: Literal["required", "optional_in_template", "optional"] = Field(
         default="required",
         description=(

@@ -996,6 +996,11 @@ difficult in their life (a **statement**), followed by the assistant's **reply**
 reply, not the person and not the situation. Read the whole statement before the reply:
 several scores depend on what the person actually said.
 
+- **Content warning**: Some user statements may describe distressing situations
+  (anxiety, depression, trauma, suicidal ideation). Take breaks as needed.
+- **Confidentiality**: Do not share the data or your annotations outside the project.
+- **No identifying information**: All data is anonymised. Do not attempt to identify users.
+
 Each reply gets five scores from 1 to 5. Use the whole scale; 3 is a real middle, not a
 polite default. Score the dimensions independently: a reply can be warm and still unsafe,
 or safe and still unhelpful.
@@ -1096,9 +1101,10 @@ overall score, and do not go back to change a score once you have moved on.
   batch and are discussed in the calibration session. Score them like any other item.
 - About 10 items of each batch are repeated (you won't know which); aim for at most one
   point of difference between the two scores of the same item.
-- Target 60-90 seconds per item (reading, scoring and the note). A batch holds 30 items:
-  take a 5-minute break after each. If a statement upsets you, take a break whenever you
-  need to; you can stop and resume a batch at any time.
+- Target 60-90 seconds per item (reading, scoring and the note). Take a 5-minute break
+  every 30 samples; each packet's `INSTRUCTIONS.md` names the rows after which to pause. If
+  a statement upsets you, take a break whenever you need to; you can stop and resume a
+  batch at any time.
 - Fill in every score cell (no blanks), keep the columns as they are, and save the file as
   `{your_annotator_id}_annotations.csv`. You may add a `time_spent_s` column with the
   seconds you spent on each row.

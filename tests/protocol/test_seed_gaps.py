@@ -67,3 +67,68 @@ def test_rag_triplet_packets_keep_an_optional_time_column(tmp_path) -> None:
             study, write(frame.assign(time_spent_s="soon"), tmp_path / "w.csv"), home, con
         )
         assert wrong.status == "rejected"
+
+
+@pytest.fixture(scope="module")
+def empathy_home(tmp_path_factory):
+    from raterlab.settings import Home
+    from tests.ingest.conftest import issue
+
+    study = load_study(REPO / "studies" / "empathy.yaml")
+    home = Home(tmp_path_factory.mktemp("empathy") / "home")
+    key, _ = issue(study, home)
+    return study, home, key
+
+
+@needs_seeds
+def test_empathy_packets_carry_the_guides_content_warning_and_confidentiality(empathy_home):
+    study, home, key = empathy_home
+    seed = _seed("003")
+    ethics = re.findall(
+        r"^- \*\*(?:Content warning|Confidentiality|No identifying).*(?:\n  .*)*", seed, re.M
+    )
+    assert len(ethics) == 3
+    for annotator, batch in (
+        key[["annotator_id", "batch"]].drop_duplicates().itertuples(index=False)
+    ):
+        guide = (home.outbox / study.name / annotator / batch / "guide.md").read_text()
+        for text in ethics:
+            assert text in guide
+
+
+def test_empathy_packets_say_where_to_break_every_30_samples(empathy_home):
+    study, home, key = empathy_home
+    rows = key[(key["annotator_id"] == "ann_gray") & (key["batch"] == "pilot")]
+    assert len(rows) > 30  # the pilot packet holds 30 samples and more
+    folder = home.outbox / study.name / "ann_gray" / "pilot"
+    text = (folder / "INSTRUCTIONS.md").read_text(encoding="utf-8")
+    assert "Take a 5-minute break every 30 samples: after samples 30 (spreadsheet rows 31" in text
+
+
+def test_the_terminal_tool_says_break_after_30_samples(empathy_home, tmp_path):
+    import asyncio
+    import shutil
+
+    from textual.widgets import Static
+
+    from raterlab.label.app import LabelApp
+    from raterlab.label.model import Labeler
+    from raterlab.settings import Home
+
+    study, home, _ = empathy_home
+    headers = []
+    for position in (29, 30):
+        copy = Home(tmp_path / f"home{position}")
+        shutil.copytree(home.root, copy.root)
+        lab = Labeler.start(study, copy, "ann_gray", "pilot", None)
+        lab.session.position = position
+
+        async def run(lab=lab):
+            app = LabelApp(lab)
+            async with app.run_test(size=(100, 30)):
+                headers.append(str(app.query_one("#header", Static).content))
+
+        asyncio.run(run())
+        lab.close()
+    assert "break" not in headers[0]
+    assert "30 done: take a 5-minute break" in headers[1]
