@@ -8,6 +8,8 @@ rule and value (the ingest's issue format, so the same reports are written):
 
 - ``required``: case, field, decision, rationale and adjudicator_id are filled; a decision
   is a value, not ``skip``;
+- ``unknown_adjudicator``: where the study names its adjudicators
+  (``consensus.adjudicators``), the id is one of them;
 - ``unknown_case``: the case is in an issued adjudication packet of the study;
 - ``not_disputed``: the field is one the packet asked about for that case;
 - ``type``/``range``/``allowed_values``: the decision is in the field's domain (the rules the
@@ -163,6 +165,22 @@ def validate_decisions(
                 "decide a value; skip is not a decision",
             )
         )
+    rotation = study.consensus.adjudicators
+    if rotation:
+        stranger = (
+            (text["adjudicator_id"] != "") & ~text["adjudicator_id"].isin(rotation)
+        ).to_numpy()
+        if stranger.any():
+            parts.append(
+                issue_rows(
+                    file,
+                    rows[stranger],
+                    "adjudicator_id",
+                    "unknown_adjudicator",
+                    text["adjudicator_id"][stranger],
+                    f"not one of the study's adjudicators ({', '.join(rotation)})",
+                )
+            )
     short = ((text["rationale"] != "") & (text["rationale"].str.len() < MIN_RATIONALE)).to_numpy()
     if short.any():
         parts.append(

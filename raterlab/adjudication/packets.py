@@ -209,6 +209,31 @@ def _ratings_summary(cards: list[dict], field: str) -> str:
     return " | ".join(f"{c['rater']}: {c['values'].get(field, '')}" for c in cards)
 
 
+def assigned_adjudicator(study: Study, batch: str) -> str | None:
+    """Whose turn batch ``adj-NNN`` is: the study's ``consensus.adjudicators`` in rotation
+    (batch 1 to the first, batch 2 to the second, ...); None when the study names none."""
+    rotation = study.consensus.adjudicators
+    if not rotation:
+        return None
+    number = int(batch.rsplit("-", 1)[-1])
+    return rotation[(number - 1) % len(rotation)]
+
+
+def _who(study: Study, batch: str) -> list[str]:
+    """The instructions' lines on who adjudicates the batch."""
+    assigned = assigned_adjudicator(study, batch)
+    if assigned is None:
+        return []
+    others = [a for a in study.consensus.adjudicators if a != assigned]
+    stand_in = f" If {assigned} is out, {' or '.join(others)} takes it" if others else ""
+    return [
+        f"This batch is `{assigned}`'s turn in the study's adjudication rotation "
+        f"({', '.join(study.consensus.adjudicators)}).{stand_in}: write your own id in "
+        "`adjudicator_id`.",
+        "",
+    ]
+
+
 def _instructions(study: Study, batch: str, n_cases: int, n_rows: int) -> str:
     return "\n".join(
         [
@@ -217,6 +242,7 @@ def _instructions(study: Study, batch: str, n_cases: int, n_rows: int) -> str:
             f"Batch `{batch}`: {n_cases} item(s), {n_rows} disputed field(s), lowest agreement "
             "first.",
             "",
+            *_who(study, batch),
             f"For each row of `{TEMPLATE}`, read the case with the same `case` id in "
             f"`{REFERENCE}`: the item as the annotators saw it, and every rating given to it "
             "with the raters' notes (raters are numbered per case; you do not see who they are, "
@@ -252,6 +278,7 @@ def write_adjudication_packet(
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".adjudication-", dir=target.parent))
     lines, table_rows = [], []
+    assigned = assigned_adjudicator(study, rows["batch"].iloc[0]) or ""
     # Every case's ratings from one pass over the labels, not a filter per case.
     by_item = item_cards(study, tables.labels[tables.labels["item_id"].isin(rows["item_id"])])
     for case, case_rows in rows.groupby("case_token", sort=False):
@@ -275,7 +302,16 @@ def write_adjudication_packet(
         for field in case_rows["field"]:
             spec = study.tasks[task].fields[field]
             table_rows.append(
-                [case, task, field, _allowed(spec), _ratings_summary(cards, field), "", "", ""]
+                [
+                    case,
+                    task,
+                    field,
+                    _allowed(spec),
+                    _ratings_summary(cards, field),
+                    "",
+                    "",
+                    assigned,
+                ]
             )
     with (work / TEMPLATE).open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)

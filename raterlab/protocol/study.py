@@ -278,6 +278,16 @@ class Consensus(_Strict):
     )
     adjudicate: Adjudicate = Field(default_factory=Adjudicate)
     tie_break: Literal["adjudicator", "third_annotator"] = "adjudicator"
+    adjudicators: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]] = Field(
+        default_factory=list,
+        description=(
+            "Who adjudicates, in rotation: adjudication batch n goes to the n-th in this list "
+            "(round robin; e.g. two adjudicators and a backup labeler rotated in, so the queue "
+            "never waits on two people), its packet names them, and decisions are accepted "
+            "from these ids only (one may take another's batch). Empty: anyone, as written "
+            "in the file."
+        ),
+    )
     unresolved: Literal["keep", "exclude"] = "keep"
     method: Literal["policy", "dawid_skene"] = "policy"
     dawid_skene_overrides_unanimous: bool = Field(

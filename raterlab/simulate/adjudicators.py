@@ -213,7 +213,7 @@ def fill_adjudication(
         wrong += value != truths[item_of[case]].values[name]
         row["decision"] = _shown(spec, value)
         row["rationale"] = rationale(spec, name, value, entry["ratings"], rng)
-        row["adjudicator_id"] = adjudicator
+        row["adjudicator_id"] = row.get("adjudicator_id") or adjudicator  # the rotation's
     text = _csv_text(rows)
     return text.encode("utf-8"), len(rows), wrong
 
