@@ -17,19 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from raterlab import warehouse
-from raterlab.adjudication.ingest import ingest_decisions, ingest_inbox
-from raterlab.adjudication.packets import issue_packets, refresh_queue
-from raterlab.adjudication.queue import backlog
-from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
-from raterlab.consensus.recovery import overall
-from raterlab.design import load_or_create_secret
-from raterlab.exports.bundle import load_bundle
-from raterlab.exports.write import write_exports
-from raterlab.protocol import StudyError, load_study
-from raterlab.publish import publish
 from raterlab.settings import Home, studies_dir
-from raterlab.simulate import SimulationError
 
 ACTIONS = ("queue", "issue", "ingest", "simulate", "consensus")
 
@@ -61,6 +49,19 @@ def _print_frame(frame, limit: int = 20) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from raterlab import warehouse
+    from raterlab.adjudication.ingest import ingest_decisions, ingest_inbox
+    from raterlab.adjudication.packets import issue_packets, refresh_queue
+    from raterlab.adjudication.queue import backlog
+    from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
+    from raterlab.consensus.recovery import overall
+    from raterlab.design import load_or_create_secret
+    from raterlab.exports.bundle import load_bundle
+    from raterlab.exports.write import write_exports
+    from raterlab.protocol import StudyError, load_study
+    from raterlab.publish import publish
+    from raterlab.simulate import SimulationError
+
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")
     except StudyError as exc:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from raterlab.agreement.ratings_file import read_ratings_file
 from raterlab.cli.commands import COMMANDS
 from raterlab.cli.ratings_options import (
     add_output_arguments,
@@ -15,8 +13,9 @@ from raterlab.cli.ratings_options import (
     names,
     print_table,
 )
-from raterlab.judges.calibrate import Options
-from raterlab.judges.files import calibrate_files, summary
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 EPILOG = """\
 HUMAN: one row per unit and rater, a column per field (--fields).
@@ -64,6 +63,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from raterlab.agreement.ratings_file import read_ratings_file
+    from raterlab.judges.calibrate import Options
+    from raterlab.judges.files import calibrate_files, summary
+
     levels = ("item", *(["group"] if args.group else []), *(["system"] if args.system else []))
     options = Options(
         aggregate=args.aggregate,

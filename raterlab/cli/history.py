@@ -7,10 +7,6 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime
 
-from raterlab import warehouse
-from raterlab.csvsafe import csv_text
-from raterlab.ingest import ratings, store
-from raterlab.protocol import StudyError, load_study
 from raterlab.settings import Home, studies_dir
 
 SHOWN = (
@@ -52,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    from raterlab import warehouse
+    from raterlab.csvsafe import csv_text
+    from raterlab.ingest import ratings, store
+
     home = Home.from_env()
     if not home.warehouse.exists():
         print(f"raterlab history: no warehouse at {home.warehouse}")
@@ -70,6 +70,10 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_withdraw(args: argparse.Namespace) -> int:
+    from raterlab import warehouse
+    from raterlab.ingest import ratings, store
+    from raterlab.protocol import StudyError, load_study
+
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")
     except StudyError as exc:

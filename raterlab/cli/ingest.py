@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from raterlab import warehouse
-from raterlab.ingest import NoPackets, UnreadableFile, ingest_file, preview
-from raterlab.ingest.imports import import_file
-from raterlab.ingest.report import markdown, report_dict
-from raterlab.ingest.run import IngestResult
-from raterlab.ingest.store import WRITTEN, sha256_of
-from raterlab.protocol import StudyError, load_study
-from raterlab.publish import publish, publish_pending
 from raterlab.settings import Home, studies_dir
+
+if TYPE_CHECKING:
+    from raterlab.ingest.run import IngestResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _study(name: str):
+    from raterlab.protocol import load_study
+
     return load_study(studies_dir() / f"{name}.yaml")
 
 
@@ -40,6 +38,12 @@ def changes_line(changes: dict[str, int]) -> str:
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    from raterlab import warehouse
+    from raterlab.ingest import NoPackets, preview
+    from raterlab.ingest.report import markdown, report_dict
+    from raterlab.ingest.store import sha256_of
+    from raterlab.protocol import StudyError
+
     try:
         study = _study(args.study)
         home = Home.from_env()
@@ -68,6 +72,12 @@ def run_ingest(args: argparse.Namespace) -> int:
     """Ingest the file, say what became of it, then publish (what it wrote, or what an
     earlier command left unpublished); a failed publish ends the command with
     :class:`~raterlab.errors.PublishFailed` after the outcome is printed."""
+    from raterlab import warehouse
+    from raterlab.ingest import NoPackets, ingest_file
+    from raterlab.ingest.store import WRITTEN
+    from raterlab.protocol import StudyError
+    from raterlab.publish import publish, publish_pending
+
     try:
         study = _study(args.study)
         home = Home.from_env()
@@ -114,6 +124,14 @@ def register_import(sub: argparse._SubParsersAction) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from raterlab import warehouse
+    from raterlab.ingest import UnreadableFile
+    from raterlab.ingest.imports import import_file
+    from raterlab.ingest.report import markdown, report_dict
+    from raterlab.ingest.store import WRITTEN
+    from raterlab.protocol import StudyError
+    from raterlab.publish import publish
+
     try:
         study = _study(args.study)
         task = args.task or (next(iter(study.tasks)) if len(study.tasks) == 1 else None)

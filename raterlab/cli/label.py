@@ -16,13 +16,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from raterlab.label import session as sessions
-from raterlab.label.items import Item, PacketError, packet_items
-from raterlab.label.model import Labeler, export, locate_packet
-from raterlab.label.session import SessionError
-from raterlab.protocol import Study, StudyError, load_study
 from raterlab.settings import Home, studies_dir
+
+if TYPE_CHECKING:
+    from raterlab.label import session as sessions
+    from raterlab.label.items import Item
+    from raterlab.label.model import Labeler
+    from raterlab.protocol import Study
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,10 +56,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _study(name: str) -> Study:
+    from raterlab.protocol import load_study
+
     return load_study(studies_dir() / f"{name}.yaml")
 
 
 def _labeler(args: argparse.Namespace, home: Home) -> Labeler:
+    from raterlab.label import session as sessions
+    from raterlab.label.model import Labeler, locate_packet
+    from raterlab.label.session import SessionError
+
     if args.resume or args.export:
         if not args.session_id:
             raise SessionError("name the session with --session-id")
@@ -82,10 +90,16 @@ def _labeler(args: argparse.Namespace, home: Home) -> Labeler:
 
 
 def _packet(home: Home, session: sessions.LabelingSession) -> list[Item]:
+    from raterlab.label.items import packet_items
+
     return packet_items(home, _study(session.study), session.labelerId, session.runId)
 
 
 def run(args: argparse.Namespace) -> int:
+    from raterlab.label.items import PacketError
+    from raterlab.label.session import SessionError
+    from raterlab.protocol import StudyError
+
     home = Home.from_env()
     try:
         labeler = _labeler(args, home)
@@ -101,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export(labeler: Labeler, args: argparse.Namespace) -> int:
+    from raterlab.label.model import export
+
     text = export(labeler, args.format)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
@@ -111,6 +127,7 @@ def _export(labeler: Labeler, args: argparse.Namespace) -> int:
 
 
 def _label(labeler: Labeler, home: Home) -> int:
+    from raterlab.label import session as sessions
     from raterlab.label.app import LabelApp
 
     outcome = LabelApp(labeler).run()

@@ -18,27 +18,26 @@ import argparse
 import sys
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from raterlab import warehouse
 from raterlab.cli.per_packet import add_packet_arguments, run_per_packet
-from raterlab.ingest import IngestResult, NoPackets, ingest_file, store
-from raterlab.labelstudio.exports import (
-    Converted,
-    Packet,
-    convert,
-    sealed_packets,
-    write_returns,
-)
-from raterlab.labelstudio.formats import ExportedTask, ExportError, read_export, unnamed_authors
-from raterlab.labelstudio.tasks import export_packet
-from raterlab.labelstudio.users import UserMapError, Users, read_user_map
-from raterlab.protocol import Study, StudyError, load_study
 from raterlab.settings import Home, studies_dir
+
+if TYPE_CHECKING:
+    from raterlab.labelstudio.exports import Converted, Packet
+    from raterlab.protocol import Study
 
 VISIBILITY = (
     "Label Studio Community shows every project to every user of the server: an annotator "
     "stays blind to the others' packets only by opening their own project alone."
 )
+
+
+def _export_packet(home: Home, study: Study, annotator: str, batch: str) -> list[Path]:
+    """:func:`raterlab.labelstudio.tasks.export_packet`, imported when a packet is written."""
+    from raterlab.labelstudio.tasks import export_packet
+
+    return export_packet(home, study, annotator, batch)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     out = actions.add_parser("export", help="write each packet's config (XML) and tasks (JSON)")
     add_packet_arguments(out)
-    out.set_defaults(func=lambda args: run_per_packet(args, "labelstudio", export_packet))
+    out.set_defaults(func=lambda args: run_per_packet(args, "labelstudio", _export_packet))
     back = actions.add_parser("import", help="a Label Studio JSON export -> inbox -> ingest")
     back.add_argument("study")
     back.add_argument("path", type=Path, help="the export (Export > JSON, or JSON_MIN)")
@@ -66,6 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _read(args: argparse.Namespace, home: Home) -> tuple[Study, Converted]:
     """The study and the export converted against its sealed key and users."""
+    from raterlab import warehouse
+    from raterlab.ingest import NoPackets
+    from raterlab.labelstudio.exports import convert, sealed_packets
+    from raterlab.labelstudio.formats import ExportedTask, read_export, unnamed_authors
+    from raterlab.labelstudio.users import UserMapError, Users, read_user_map
+    from raterlab.protocol import load_study
+
     study = load_study(studies_dir() / f"{args.study}.yaml")
     controls = {name for task in study.tasks.values() for name in task.fields}
     tasks: list[ExportedTask] = read_export(args.path, controls)
@@ -103,6 +109,9 @@ def _report_conversion(converted: Converted) -> None:
 def _ingest(study: Study, packet: Packet, path: Path, home: Home, task_ids: list[str]) -> str:
     """Ingest one return; print its outcome; return ``accepted``, ``unchanged`` or
     ``rejected`` (also for content rejected before)."""
+    from raterlab import warehouse
+    from raterlab.ingest import IngestResult, ingest_file, store
+
     with warehouse.connect(home.warehouse) as con:
         result: IngestResult = ingest_file(study, path, home, con)
         before = store.known_outcome(con, study.name, result.sha256)
@@ -125,6 +134,12 @@ def _ingest(study: Study, packet: Packet, path: Path, home: Home, task_ids: list
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from raterlab.ingest import NoPackets
+    from raterlab.labelstudio.exports import write_returns
+    from raterlab.labelstudio.formats import ExportError
+    from raterlab.labelstudio.users import UserMapError
+    from raterlab.protocol import StudyError
+
     home = Home.from_env()
     try:
         study, converted = _read(args, home)

@@ -7,12 +7,14 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from raterlab.label.items import PacketError, batches
-from raterlab.protocol import Study, StudyError, load_study
 from raterlab.settings import Home, studies_dir
 
-Writer = Callable[[Home, Study, str, str], list[Path]]
+if TYPE_CHECKING:
+    from raterlab.protocol import Study
+
+Writer = Callable[[Home, "Study", str, str], list[Path]]
 
 
 def add_packet_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +25,9 @@ def add_packet_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_per_packet(args: argparse.Namespace, command: str, write: Writer) -> int:
     """``write`` each selected packet; print the files written."""
+    from raterlab.label.items import PacketError, batches
+    from raterlab.protocol import StudyError, load_study
+
     home = Home.from_env()
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")

@@ -13,11 +13,6 @@ from __future__ import annotations
 
 import argparse
 
-from raterlab import warehouse
-from raterlab.consensus.inputs import read_table
-from raterlab.design.repilot import repeat_pilot
-from raterlab.design.rounds import RepilotError
-from raterlab.protocol import StudyError, load_study
 from raterlab.settings import Home, studies_dir
 
 SHOWN = ("attempt", "round", "field", "estimate", "ci_low", "ci_high", "passed", "band")
@@ -35,6 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from raterlab import warehouse
+    from raterlab.consensus.inputs import read_table
+    from raterlab.design.repilot import repeat_pilot
+    from raterlab.design.rounds import RepilotError
+    from raterlab.protocol import StudyError, load_study
+
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")
     except StudyError as exc:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from raterlab.csvsafe import csv_text
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def names(text: str) -> list[str]:
@@ -47,6 +46,8 @@ def print_table(
 ) -> None:
     """``table`` as JSON records, CSV (neutralised for spreadsheets: rater and field names
     come from the file read), or text (``show``, else pandas' own)."""
+    from raterlab.csvsafe import csv_text
+
     if output == "json":
         records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
         print(json.dumps(records, indent=2, default=_plain))
@@ -57,4 +58,6 @@ def print_table(
 
 
 def _plain(value: object) -> object:
+    import numpy as np
+
     return value.item() if isinstance(value, np.generic) else str(value)

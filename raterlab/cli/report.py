@@ -11,9 +11,6 @@ import argparse
 import functools
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
-from raterlab import warehouse
-from raterlab.protocol import load_study
-from raterlab.report import write_report
 from raterlab.settings import Home, studies_dir
 
 
@@ -30,6 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_write(args: argparse.Namespace) -> int:
+    from raterlab import warehouse
+    from raterlab.protocol import load_study
+    from raterlab.report import write_report
+
     home = Home.from_env()
     study = load_study(studies_dir() / f"{args.study}.yaml")
     with warehouse.connect(home.warehouse, read_only=True) as con:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from raterlab import warehouse
-from raterlab.design import GenerationsError, read_generations
-from raterlab.design.feasibility import findings
 from raterlab.errors import StudyChanged
-from raterlab.ingest.changes import study_change
-from raterlab.protocol import Study, StudyError, load_study, study_json_schema
 from raterlab.settings import Home, studies_dir
+
+if TYPE_CHECKING:
+    from raterlab.protocol import Study
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,6 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from raterlab.design import GenerationsError, read_generations
+    from raterlab.design.feasibility import findings
+    from raterlab.protocol import StudyError, load_study
+
     paths = args.paths or sorted(studies_dir().glob("*.yaml"))
     failed = 0
     for path in paths:
@@ -67,6 +70,9 @@ def run_check(args: argparse.Namespace) -> int:
 def _against_ratings(study: Study) -> list[str]:
     """What the study file does to the ratings stored for it (nothing without a warehouse);
     raises :class:`~raterlab.errors.StudyChanged` for a dropped field."""
+    from raterlab import warehouse
+    from raterlab.ingest.changes import study_change
+
     home = Home.from_env()
     if not home.warehouse.exists():
         return []
@@ -75,6 +81,8 @@ def _against_ratings(study: Study) -> list[str]:
 
 
 def run_schema(args: argparse.Namespace) -> int:
+    from raterlab.protocol import study_json_schema
+
     text = json.dumps(study_json_schema(), indent=2) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")

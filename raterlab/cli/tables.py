@@ -6,11 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from raterlab import warehouse
 from raterlab.settings import Home
-from raterlab.tables import TABLES
-from raterlab.tables.docs import render
-from raterlab.tables.structure import problems
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_docs(args: argparse.Namespace) -> int:
+    from raterlab.tables.docs import render
+
     text = render()
     if args.out:
         args.out.write_text(text, encoding="utf-8")
@@ -38,6 +36,10 @@ def run_docs(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     """Every concrete declared table (not the per-study wide views) that exists; a table
     not created yet is listed as such, not as a failure."""
+    from raterlab import warehouse
+    from raterlab.tables import TABLES
+    from raterlab.tables.structure import problems
+
     home = Home.from_env()
     if not home.warehouse.exists():
         print(f"raterlab tables check: no warehouse at {home.warehouse}")
