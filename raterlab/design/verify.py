@@ -137,15 +137,21 @@ def hidden_needles(study: Study, generations: pd.DataFrame) -> set[str]:
     leak, and :func:`verify_no_hidden_values` leaves exactly that shown text out of the scan;
     anywhere else it is found.
     """
-    needles: set[str] = set()
+    needles = {text for text in _values_of(study, generations) if len(text) >= MIN_LEAK_LENGTH}
+    return needles | {str(i) for i in generations["item_id"]}
+
+
+def _values_of(study: Study, generations: pd.DataFrame, keys: list[str] | None = None) -> set[str]:
+    """The items' values of hidden ``keys`` (default: every hidden key of their task), as
+    text; booleans and nested values are not searched for."""
+    found = set()
     for task, record in zip(generations["task"], generations["record"], strict=True):
-        for key in study.tasks[task].hidden:
+        hidden = study.tasks[task].hidden
+        for key in hidden if keys is None else set(keys) & set(hidden):
             value = record.get(key)
             if isinstance(value, str | int | float) and not isinstance(value, bool):
-                text = str(value)
-                if len(text) >= MIN_LEAK_LENGTH:
-                    needles.add(text)
-    return needles | {str(i) for i in generations["item_id"]}
+                found.add(str(value))
+    return found
 
 
 def _unshown(study: Study, entry: dict) -> dict:
@@ -193,6 +199,9 @@ def verify_no_hidden_values(
     needles = hidden_needles(study, generations)
     automaton = needle_automaton(needles) if needles else None
     longest = max(map(len, needles), default=0)
+    in_guide = needles - _values_of(study, generations, study.packet.guide_may_name)
+    guide_automaton = needle_automaton(in_guide) if in_guide else None
+    guide = Path(study.guide).name if study.guide else None
     shown = {key for task in study.tasks.values() for key in task.shown}
     hidden_keys = study.hidden_keys() - shown
     problems: list[str] = []
@@ -205,6 +214,7 @@ def verify_no_hidden_values(
                 if leaked:
                     problems.append(f"{file}:{number} holds hidden key(s) {sorted(leaked)}")
             text = "\n".join(json.dumps(_unshown(study, e), ensure_ascii=False) for e in entries)
-        if automaton is not None and (found := first_needle(automaton, longest, text)):
+        search = guide_automaton if guide and Path(file).name == guide else automaton
+        if search is not None and (found := first_needle(search, longest, text)):
             problems.append(f"{file} holds hidden value {found[:40]!r}")
     return problems, {"files_scanned": len(files), "values_searched": len(needles)}

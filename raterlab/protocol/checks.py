@@ -70,6 +70,10 @@ def _check_packet(study: Study) -> Iterator[Problem]:
             yield f"packet.{key}", f"{name!r} is already a field or packet column"
     if layout.item_column == layout.time_column:
         yield "packet.time_column", "must differ from packet.item_column"
+    hidden = study.hidden_keys()
+    for name in layout.guide_may_name:
+        if name not in hidden:
+            yield "packet.guide_may_name", f"{name!r} is not a hidden key of any task"
     if layout.columns is None:
         return
     want = {layout.item_column, "annotator_id", *fields}

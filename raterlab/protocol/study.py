@@ -338,6 +338,15 @@ class PacketLayout(_Strict):
         default="item", description="Name of the column holding each row's opaque item token."
     )
     time_column: str = Field(default="time_spent_s", description="Name of the seconds column.")
+    guide_may_name: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Hidden keys whose values the study's guide may name (its own text does, e.g. a "
+            "content warning listing the topics): the guide is the same in every packet, so it "
+            "tells nothing about any one item. Every other packet file is still searched for "
+            "them."
+        ),
+    )
     break_every: int | None = Field(
         default=None,
         ge=1,

@@ -132,3 +132,40 @@ def test_the_terminal_tool_says_break_after_30_samples(empathy_home, tmp_path):
         lab.close()
     assert "break" not in headers[0]
     assert "30 done: take a 5-minute break" in headers[1]
+
+
+def test_the_guide_may_name_the_topics_it_warns_of_and_nothing_else(empathy_home, tmp_path):
+    """The content warning names 'anxiety', an item's hidden emotion_category: the guide may
+    (``packet.guide_may_name``; it is the same in every packet), no other file may, and the
+    guide may still not name a hidden model."""
+    import shutil
+
+    import pandas as pd
+
+    from raterlab.design import read_generations
+    from raterlab.design.verify import verify_no_hidden_values
+
+    study, home, _ = empathy_home
+    generations = read_generations(study)
+    files = pd.DataFrame(
+        {
+            "file": [
+                str(p.relative_to(home.outbox))
+                for p in home.outbox.rglob("*")
+                if p.is_file() and p.name != "packet.json"  # hashes, as the pipeline's check
+            ]
+        }
+    )
+    assert verify_no_hidden_values(study, generations, files, home.outbox)[0] == []
+    layout = study.packet.model_copy(update={"guide_may_name": []})
+    strict = study.model_copy(update={"packet": layout})
+    problems = verify_no_hidden_values(strict, generations, files, home.outbox)[0]
+    assert problems and all("guide.md holds hidden value 'anxiety'" in p for p in problems)
+
+    outbox = tmp_path / "outbox"
+    shutil.copytree(home.outbox, outbox)
+    model = next(r["model"] for r in generations["record"] if r.get("model"))
+    guide = next(outbox.rglob("guide.md"))
+    guide.write_text(guide.read_text() + f"\nThe replies come from {model}.\n")
+    problems = verify_no_hidden_values(study, generations, files, outbox)[0]
+    assert problems == [f"{guide.relative_to(outbox)} holds hidden value {model!r}"]
