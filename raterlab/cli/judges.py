@@ -6,16 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from raterlab.design import GenerationsError, read_generations
-from raterlab.judges.verdicts import (
-    FILE_COLUMNS,
-    OPTIONAL_COLUMNS,
-    JudgeFileError,
-    judges_dir,
-    read_judge_file,
-    store_imported,
-)
-from raterlab.protocol import StudyError, load_study
+from raterlab.judges.columns import FILE_COLUMNS, OPTIONAL_COLUMNS
 from raterlab.settings import Home, studies_dir
 
 
@@ -38,6 +29,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from raterlab.design import GenerationsError, read_generations
+    from raterlab.judges.verdicts import (
+        JudgeFileError,
+        judges_dir,
+        read_judge_file,
+        store_imported,
+    )
+    from raterlab.protocol import StudyError, load_study
+
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")
         generations = read_generations(study)

@@ -5,12 +5,8 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from rich.console import Console
-from rich.progress import Progress
-
-from raterlab.protocol import StudyError, load_study
 from raterlab.settings import Home, studies_dir
-from raterlab.simulate import ROUNDS, SimulationError, simulate
+from raterlab.simulate.names import ROUNDS
 
 PROGRESS_FROM = 20
 """Show a progress bar when at least this many files are to be filled."""
@@ -44,6 +40,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from raterlab.protocol import StudyError, load_study
+    from raterlab.simulate import SimulationError, simulate
+
     console = Console()
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")

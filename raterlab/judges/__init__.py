@@ -14,17 +14,18 @@ humans. Plain functions over arrays and DataFrames, no Dagster (see docs/judges.
   :mod:`raterlab.judges.report`.
 """
 
-from raterlab.judges.calibrate import COLUMNS, FieldInput, Options, calibrate_field
-from raterlab.judges.files import calibrate_files
-from raterlab.judges.significance import AltTest, alt_test, williams_test
+from raterlab.lazy import exports
 
-__all__ = [
-    "COLUMNS",
-    "AltTest",
-    "FieldInput",
-    "Options",
-    "alt_test",
-    "calibrate_field",
-    "calibrate_files",
-    "williams_test",
-]
+__all__, __getattr__, __dir__ = exports(
+    __name__,
+    {
+        "COLUMNS": "calibrate",
+        "FieldInput": "calibrate",
+        "Options": "calibrate",
+        "calibrate_field": "calibrate",
+        "calibrate_files": "files",
+        "AltTest": "significance",
+        "alt_test": "significance",
+        "williams_test": "significance",
+    },
+)

@@ -22,6 +22,7 @@ import pandas as pd
 
 from raterlab.agreement.ratings_file import RatingsFileError, read_ratings_file
 from raterlab.csvsafe import restore_column, write_csv
+from raterlab.judges.columns import FILE_COLUMNS, OPTIONAL_COLUMNS
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 
 VERDICT_COLUMNS = (
@@ -35,8 +36,6 @@ VERDICT_COLUMNS = (
     "rationale",
     "source",
 )
-FILE_COLUMNS = ("item_id", "judge", "field", "value")
-OPTIONAL_COLUMNS = ("confidence", "rationale")
 _TRUE = {"1", "true", "yes", "y"}
 _FALSE = {"0", "false", "no", "n"}
 

@@ -4,34 +4,27 @@ spreadsheet quirks and mistakes real ones have, and a record of everything plant
 Pure Python (no Dagster): :func:`simulate` fills a study's outbox packets into its inbox.
 """
 
-from raterlab.simulate.profiles import BASE, PRIORITY, Profile, assign_profiles, profile_names
-from raterlab.simulate.run import (
-    ROUNDS,
-    SimulationError,
-    Summary,
-    returned_name,
-    simulate,
-    simulations_dir,
-)
-from raterlab.simulate.truth import Truth, draw_truth, repair, violations
-from raterlab.simulate.variants import MISTAKES, VARIANTS
+from raterlab.lazy import exports
 
-__all__ = [
-    "BASE",
-    "MISTAKES",
-    "PRIORITY",
-    "ROUNDS",
-    "VARIANTS",
-    "Profile",
-    "SimulationError",
-    "Summary",
-    "Truth",
-    "assign_profiles",
-    "draw_truth",
-    "profile_names",
-    "repair",
-    "returned_name",
-    "simulate",
-    "simulations_dir",
-    "violations",
-]
+__all__, __getattr__, __dir__ = exports(
+    __name__,
+    {
+        "BASE": "profiles",
+        "PRIORITY": "profiles",
+        "Profile": "profiles",
+        "assign_profiles": "profiles",
+        "profile_names": "profiles",
+        "ROUNDS": "names",
+        "SimulationError": "run",
+        "Summary": "run",
+        "returned_name": "run",
+        "simulate": "run",
+        "simulations_dir": "run",
+        "Truth": "truth",
+        "draw_truth": "truth",
+        "repair": "truth",
+        "violations": "truth",
+        "MISTAKES": "variants",
+        "VARIANTS": "variants",
+    },
+)

@@ -40,6 +40,7 @@ from raterlab.design.rounds import in_round, pilot_number, pilot_rounds
 from raterlab.protocol import Study
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
+from raterlab.simulate.names import ROUNDS
 from raterlab.simulate.profiles import (
     Profile,
     after_discussion,
@@ -50,7 +51,6 @@ from raterlab.simulate.seeding import rng_for
 from raterlab.simulate.truth import Truth, draw_truth
 from raterlab.simulate.variants import FileKey, FilePlan, plan_files, plant_mistake, to_csv
 
-ROUNDS = ("pilot", "main", "all")
 SIM_FILES_COLUMNS = (
     "file",
     "annotator_id",
