@@ -76,6 +76,12 @@ def template_name(study: Study, annotator: str, task: str) -> str:
     return f"{annotator}_{task}_annotations.csv"
 
 
+def returned_name(annotator: str, batch: str, template: str) -> str:
+    """File name of a return in the inbox (unique per packet and task), as every front end
+    and the simulated annotators name what they drop there."""
+    return f"{annotator}__{batch}__{template}"
+
+
 def packet_dir(outbox: Path, study: Study, annotator: str, batch: str) -> Path:
     return outbox / study.name / annotator / batch
 

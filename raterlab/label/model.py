@@ -63,8 +63,7 @@ def resolve_task(study: Study, dimension: str | None, items: list[Item]) -> str:
 
 
 def return_path(home: Home, study: Study, annotator: str, batch: str, task: str) -> Path:
-    from raterlab.design.packets import template_name
-    from raterlab.simulate.run import returned_name
+    from raterlab.design.packets import returned_name, template_name
 
     template = template_name(study, annotator, task)
     return home.inbox / study.name / returned_name(annotator, batch, template)

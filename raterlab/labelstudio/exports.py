@@ -27,7 +27,7 @@ from xml.etree import ElementTree as ET
 import duckdb
 
 from raterlab import warehouse
-from raterlab.design.packets import public_row, return_columns, template_name
+from raterlab.design.packets import public_row, return_columns, returned_name, template_name
 from raterlab.ingest.rules import TIME_COLUMN
 from raterlab.ingest.xlsx import cell_text
 from raterlab.label.model import rows_csv, write_atomic
@@ -36,7 +36,6 @@ from raterlab.labelstudio.formats import Annotation, ExportedTask, TaskProblem
 from raterlab.labelstudio.users import Users
 from raterlab.protocol import LIST_SEPARATOR, ListField, Study, TextField
 from raterlab.settings import Home
-from raterlab.simulate.run import returned_name
 
 
 class Packet(NamedTuple):

@@ -17,7 +17,6 @@ __all__, __getattr__, __dir__ = exports(
         "ROUNDS": "names",
         "SimulationError": "run",
         "Summary": "run",
-        "returned_name": "run",
         "simulate": "run",
         "simulations_dir": "run",
         "Truth": "truth",

@@ -40,12 +40,12 @@ from raterlab.adjudication.packets import (
 )
 from raterlab.adjudication.queue import TIEBREAK_ROUND
 from raterlab.consensus.inputs import read_table
-from raterlab.design.packets import template_name
+from raterlab.design.packets import returned_name, template_name
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
 from raterlab.simulate.profiles import BASE
-from raterlab.simulate.run import SimulationError, returned_name
+from raterlab.simulate.run import SimulationError
 from raterlab.simulate.seeding import rng_for
 from raterlab.simulate.truth import ItemTruth, violations
 from raterlab.simulate.variants import to_csv

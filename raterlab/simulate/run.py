@@ -35,7 +35,7 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.design.packets import template_name
+from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import in_round, pilot_number, pilot_rounds
 from raterlab.protocol import Study
 from raterlab.settings import Home
@@ -99,11 +99,6 @@ class Summary:
     @property
     def mistakes(self) -> list[dict]:
         return [m for text in self.written["mistakes"] for m in json.loads(text)]
-
-
-def returned_name(annotator: str, batch: str, template: str) -> str:
-    """File name of a return in the inbox (unique per packet and task)."""
-    return f"{annotator}__{batch}__{template}"
 
 
 def simulations_dir(home: Home, study: str) -> Path:
