@@ -27,6 +27,7 @@ test: env
 lint: env
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: env
 	$(VENV)/bin/ruff format .

@@ -14,11 +14,11 @@ from assets.tables import table_metadata
 from raterlab.adjudication.ingest import ensure_tables, inbox_dir, ingest_inbox
 from raterlab.adjudication.packets import issue_packets, refresh_queue, restore_tiebreak_key
 from raterlab.adjudication.queue import backlog
-from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
 from raterlab.consensus.recovery import overall
 from raterlab.exports import exporters_for
 from raterlab.exports.bundle import load_bundle
 from raterlab.exports.write import write_exports
+from raterlab.gold.build import CONSENSUS_TABLES, build_consensus
 from raterlab.publish import publish
 from resources import Raterlab
 

@@ -9,10 +9,10 @@ from assets.partitions import study_partitions
 from raterlab.adjudication.packets import current_queue, read_adjudication_key
 from raterlab.adjudication.queue import OPEN_STATES, backlog
 from raterlab.consensus.draft import policy_consensus
-from raterlab.consensus.inputs import counting_ratings, load_tables, read_table
-from raterlab.contract import validate_gold
+from raterlab.consensus.inputs import counting_ratings, load_tables
 from raterlab.design.blinding import KEY_COLUMNS
-from raterlab.warehouse import replace_study_rows
+from raterlab.gold.contract import validate_gold
+from raterlab.warehouse import read_table, replace_study_rows
 from resources import Raterlab
 
 

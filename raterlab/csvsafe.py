@@ -14,6 +14,8 @@ back takes the ``'`` off again (:func:`restore`); the warehouse keeps the raw va
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from pathlib import Path
 
@@ -83,3 +85,13 @@ def write_csv(frame: pd.DataFrame, path: Path) -> Path:
     for_people(frame).to_csv(partial, index=False)
     os.replace(partial, path)
     return path
+
+
+def rows_csv(columns: list[str], rows: list[dict[str, str]]) -> bytes:
+    """The returned-file CSV, its cells neutralised for spreadsheets (:mod:`raterlab.csvsafe`;
+    the ingest takes the mark off again)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({key: neutralise(value) for key, value in row.items()} for row in rows)
+    return buffer.getvalue().encode("utf-8")

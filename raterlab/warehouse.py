@@ -260,3 +260,17 @@ def decode_json(frame: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
     for column in columns:
         out[column] = out[column].map(lambda v: json.loads(v) if isinstance(v, str) else None)
     return out
+
+
+def read_table(
+    con: duckdb.DuckDBPyConnection, table: str, study: str, json_columns: tuple[str, ...] = ()
+) -> pd.DataFrame | None:
+    """``study``'s rows of ``table``, or ``None`` when the table does not exist yet."""
+    if not table_exists(con, table):
+        return None
+    frame = read_study_rows(con, table, study)
+    # Python objects: consensus and adjudication walk these columns value by value, which
+    # costs about ten times more on Arrow-backed strings (read_study_rows' dtype)
+    text = [c for c in frame.columns if isinstance(frame[c].dtype, pd.StringDtype)]
+    frame = frame.astype(dict.fromkeys(text, object))
+    return decode_json(frame, json_columns) if json_columns else frame

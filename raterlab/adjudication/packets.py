@@ -50,16 +50,17 @@ from raterlab.adjudication.queue import (
     returned_tiebreaks,
 )
 from raterlab.consensus.draft import Draft, policy_consensus
-from raterlab.consensus.inputs import StudyTables, load_tables, read_table
+from raterlab.consensus.inputs import StudyTables, load_tables
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.design.blinding import seal, token
 from raterlab.design.instructions import _allowed
 from raterlab.design.packets import MANIFEST, neutralise, packet_dir, write_packet
+from raterlab.hashing import stable_int
 from raterlab.protocol import ConfidenceField, LikertField, Study
 from raterlab.settings import Home
-from raterlab.simulate.seeding import stable_int
 from raterlab.tables import adjudication as tables
 from raterlab.tables import ddl
+from raterlab.warehouse import read_table
 
 ADJUDICATION = "adjudication"
 TEMPLATE = "adjudication.csv"

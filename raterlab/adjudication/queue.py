@@ -54,13 +54,6 @@ OPEN_STATES = ("open", "issued", "awaiting_rating")
 TIEBREAK_ROUND = "tiebreak"
 
 
-def rated_items(tables: StudyTables) -> pd.DataFrame:
-    """``task, item_id, tier`` of every item with a counting rating."""
-    rated = tables.ratings[["task", "item_id"]].drop_duplicates()
-    tiers = tables.tiers()
-    return rated.assign(tier=rated["item_id"].map(tiers)).reset_index(drop=True)
-
-
 def empty_queue() -> pd.DataFrame:
     return pd.DataFrame(columns=list(QUEUE_COLUMNS)).astype(QUEUE_TYPES)
 
@@ -75,7 +68,7 @@ def build_queue(
 
     ``consensus`` (from :func:`compute_consensus` on the same tables) is computed if not given.
     """
-    items = rated_items(tables)
+    items = tables.rated_items()
     tiers = dict(zip(items["item_id"], items["tier"], strict=True))
     disputes = find_disputes(study, tables.ratings, tiers)
     disputes = pd.concat([disputes, _promoted_rows(study, tables, items)], ignore_index=True)

@@ -18,7 +18,6 @@ matrix", counts of units rated k by one annotator and l by the other) is
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -29,7 +28,7 @@ from raterlab.agreement.bands import apply_bands, landis_koch_band
 from raterlab.agreement.declared import declared_coefficient, declared_options
 from raterlab.agreement.report import agreement_table
 from raterlab.agreement.study import field_matrix, rating_fields
-from raterlab.design.rounds import pilot_rounds
+from raterlab.design.rounds import guide_sha256, pilot_rounds
 from raterlab.protocol import CategoricalField, LikertField, Study
 
 GATE_COLUMNS = (
@@ -87,14 +86,6 @@ def _weighted_kappas(matrix: pd.DataFrame, spec: object) -> tuple[float, float]:
         list(spec.domain()),
     )
     return float(table["estimate"].iloc[0]), float(table["estimate"].iloc[1])
-
-
-def guide_sha256(study: Study) -> str | None:
-    """Content hash of the study's guide file, to tell guide revisions apart."""
-    if not study.guide:
-        return None
-    path = study.path_of(study.guide)
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
 def gate_attempt(

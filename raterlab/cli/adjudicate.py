@@ -53,11 +53,11 @@ def run(args: argparse.Namespace) -> int:
     from raterlab.adjudication.ingest import ingest_decisions, ingest_inbox
     from raterlab.adjudication.packets import issue_packets, refresh_queue
     from raterlab.adjudication.queue import backlog
-    from raterlab.consensus.build import CONSENSUS_TABLES, build_consensus
     from raterlab.consensus.recovery import overall
     from raterlab.design import load_or_create_secret
     from raterlab.exports.bundle import load_bundle
     from raterlab.exports.write import write_exports
+    from raterlab.gold.build import CONSENSUS_TABLES, build_consensus
     from raterlab.protocol import StudyError, load_study
     from raterlab.publish import publish
     from raterlab.simulate import SimulationError

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from raterlab.settings import Home, studies_dir
 
 if TYPE_CHECKING:
+    from raterlab.design.items import Item
     from raterlab.label import session as sessions
-    from raterlab.label.items import Item
     from raterlab.label.model import Labeler
     from raterlab.protocol import Study
 
@@ -90,13 +90,13 @@ def _labeler(args: argparse.Namespace, home: Home) -> Labeler:
 
 
 def _packet(home: Home, session: sessions.LabelingSession) -> list[Item]:
-    from raterlab.label.items import packet_items
+    from raterlab.design.items import packet_items
 
     return packet_items(home, _study(session.study), session.labelerId, session.runId)
 
 
 def run(args: argparse.Namespace) -> int:
-    from raterlab.label.items import PacketError
+    from raterlab.design.items import PacketError
     from raterlab.label.session import SessionError
     from raterlab.protocol import StudyError
 

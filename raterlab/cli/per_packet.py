@@ -25,7 +25,7 @@ def add_packet_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_per_packet(args: argparse.Namespace, command: str, write: Writer) -> int:
     """``write`` each selected packet; print the files written."""
-    from raterlab.label.items import PacketError, batches
+    from raterlab.design.items import PacketError, batches
     from raterlab.protocol import StudyError, load_study
 
     home = Home.from_env()

@@ -31,10 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from raterlab import warehouse
-    from raterlab.consensus.inputs import read_table
     from raterlab.design.repilot import repeat_pilot
     from raterlab.design.rounds import RepilotError
     from raterlab.protocol import StudyError, load_study
+    from raterlab.warehouse import read_table
 
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")

@@ -12,9 +12,10 @@ from raterlab.comparison.table import (
     condition_means,
     unit_values,
 )
-from raterlab.consensus.inputs import counting_ratings, read_table
+from raterlab.consensus.inputs import counting_ratings
 from raterlab.protocol import Study
 from raterlab.tables.comparison import COMPARISON, MEANS
+from raterlab.warehouse import read_table
 
 
 def write_comparison(

@@ -20,7 +20,6 @@ import duckdb
 import pandas as pd
 
 from raterlab import memo, warehouse
-from raterlab.adjudication.queue import rated_items
 from raterlab.consensus.inputs import StudyTables
 from raterlab.consensus.policy import compute_consensus
 from raterlab.protocol import Study
@@ -64,7 +63,7 @@ def policy_consensus(con: duckdb.DuckDBPyConnection, study: Study, tables: Study
     before open disputes' reasons and the hold on promoted items are applied): read back from
     ``staging.consensus_draft`` when it was computed from the same inputs, else computed and
     kept there (``con`` must be writable)."""
-    items = rated_items(tables)
+    items = tables.rated_items()
     inputs = fingerprint(study, tables, items)
     stored = _stored(con, study.name, inputs)
     if stored is not None:

@@ -38,20 +38,6 @@ RATING_COLUMNS = (
 )
 
 
-def read_table(
-    con: duckdb.DuckDBPyConnection, table: str, study: str, json_columns: tuple[str, ...] = ()
-) -> pd.DataFrame | None:
-    """``study``'s rows of ``table``, or ``None`` when the table does not exist yet."""
-    if not warehouse.table_exists(con, table):
-        return None
-    frame = warehouse.read_study_rows(con, table, study)
-    # Python objects: consensus and adjudication walk these columns value by value, which
-    # costs about ten times more on Arrow-backed strings (read_study_rows' dtype)
-    text = [c for c in frame.columns if isinstance(frame[c].dtype, pd.StringDtype)]
-    frame = frame.astype(dict.fromkeys(text, object))
-    return warehouse.decode_json(frame, json_columns) if json_columns else frame
-
-
 def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
     """The ratings that count: kind ``item``, copy 0, a rating field, a value (not skip) that
     the study's rules still allow (:func:`raterlab.ingest.changes.held_out`: a study file
@@ -117,6 +103,11 @@ class StudyTables:
     def tiers(self) -> dict[str, str]:
         return dict(zip(self.routed["item_id"], self.routed["tier"], strict=True))
 
+    def rated_items(self) -> pd.DataFrame:
+        """``task, item_id, tier`` of every item with a counting rating."""
+        rated = self.ratings[["task", "item_id"]].drop_duplicates()
+        return rated.assign(tier=rated["item_id"].map(self.tiers())).reset_index(drop=True)
+
     def records(self) -> dict[str, dict]:
         """Item id -> its decoded record (decoded once)."""
         if self._records is None:
@@ -153,24 +144,26 @@ def _or_empty(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
 
 def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     """Read one study's tables (missing tables read as empty)."""
-    labels = _or_empty(read_table(con, "gold.labels", study.name), ["rating_id", *LABEL_COLUMNS])
+    labels = _or_empty(
+        warehouse.read_table(con, "gold.labels", study.name), ["rating_id", *LABEL_COLUMNS]
+    )
     generations = _or_empty(
-        read_table(con, "raw.generations", study.name),
+        warehouse.read_table(con, "raw.generations", study.name),
         ["item_id", "task", "role", "record"],
     )
     routed = _or_empty(
-        read_table(con, "staging.routed_items", study.name),
+        warehouse.read_table(con, "staging.routed_items", study.name),
         ["item_id", "task", "tier", "tier_rule", "stratum", "sampled"],
     )
     key = _or_empty(
-        read_table(con, "staging.blinding_key", study.name),
+        warehouse.read_table(con, "staging.blinding_key", study.name),
         list(KEY_COLUMNS),
     )
     adjudications = _or_empty(
-        read_table(con, "gold.adjudications", study.name), names(ADJUDICATIONS)[1:]
+        warehouse.read_table(con, "gold.adjudications", study.name), names(ADJUDICATIONS)[1:]
     )
     promotions = _or_empty(
-        read_table(con, "gold.promotions", study.name), ["item_id", "tier", "to_tier"]
+        warehouse.read_table(con, "gold.promotions", study.name), ["item_id", "tier", "to_tier"]
     )
     return StudyTables(
         labels=labels,

@@ -55,7 +55,6 @@ import pandas as pd
 import polars as pl
 
 from raterlab.consensus.dawid_skene import dawid_skene
-from raterlab.consensus.schema import RESOLVED
 from raterlab.protocol import (
     CONFIDENCE_LEVELS,
     BinaryField,
@@ -64,7 +63,7 @@ from raterlab.protocol import (
     Study,
 )
 from raterlab.tables import names
-from raterlab.tables.consensus import CONSENSUS
+from raterlab.tables.consensus import CONSENSUS, RESOLVED
 
 REASONS = ("likert_gap", "binary_disagreement", "uncertain", "flagged", "likert_between")
 CONFIDENCE_RANK = {level: rank for rank, level in enumerate(CONFIDENCE_LEVELS)}

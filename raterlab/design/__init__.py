@@ -1,20 +1,23 @@
-"""From generations to blinded packets: loading, routing, sampling, assignment, blinding."""
+"""From generations to blinded packets: loading, routing, sampling, assignment, blinding.
 
-from raterlab.design.assignment import DesignError, assign
-from raterlab.design.blinding import load_or_create_secret, seal
-from raterlab.design.generations import GenerationsError, read_generations
-from raterlab.design.packets import files_intact, neutralise, write_packets
-from raterlab.design.routing import routed_items
+Names are imported when first used (:mod:`raterlab.lazy`): the front ends read a packet's
+items (:mod:`raterlab.design.items`) without loading pandas and the rest of the design.
+"""
 
-__all__ = [
-    "DesignError",
-    "GenerationsError",
-    "assign",
-    "files_intact",
-    "load_or_create_secret",
-    "neutralise",
-    "read_generations",
-    "routed_items",
-    "seal",
-    "write_packets",
-]
+from raterlab.lazy import exports
+
+__all__, __getattr__, __dir__ = exports(
+    __name__,
+    {
+        "DesignError": "assignment",
+        "assign": "assignment",
+        "load_or_create_secret": "blinding",
+        "seal": "blinding",
+        "GenerationsError": "generations",
+        "read_generations": "generations",
+        "files_intact": "packets",
+        "neutralise": "packets",
+        "write_packets": "packets",
+        "routed_items": "routing",
+    },
+)

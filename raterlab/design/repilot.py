@@ -13,10 +13,9 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.agreement.pilot import guide_sha256
-from raterlab.consensus.inputs import read_table
-from raterlab.design.rounds import PILOT_ROUND_COLUMNS, RepilotError, next_pilot_round
+from raterlab.design.rounds import PILOT_ROUND_COLUMNS, RepilotError, guide_sha256, next_pilot_round
 from raterlab.protocol import Study
+from raterlab.warehouse import read_table
 
 
 def repeat_pilot(con: duckdb.DuckDBPyConnection, study: Study) -> dict:

@@ -8,6 +8,7 @@ ratings are counted (:func:`latest_pilot_only`), while every gate attempt keeps 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from datetime import datetime
@@ -133,3 +134,11 @@ def next_pilot_round(
         "reason": message,
         "created_at": now,
     }
+
+
+def guide_sha256(study: Study) -> str | None:
+    """Content hash of the study's guide file, to tell guide revisions apart."""
+    if not study.guide:
+        return None
+    path = study.path_of(study.guide)
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None

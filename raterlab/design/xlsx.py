@@ -28,6 +28,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from raterlab.design.instructions import packet_instructions
+from raterlab.design.items import Item, display, packet_items
 from raterlab.design.packets import (
     FIXED_COLUMNS,
     TRAILING_COLUMNS,
@@ -37,7 +38,6 @@ from raterlab.design.packets import (
     return_columns,
     template_name,
 )
-from raterlab.label.items import Item, display, packet_items
 from raterlab.protocol import LikertField, Study
 from raterlab.protocol.answers import answer_values
 from raterlab.settings import Home

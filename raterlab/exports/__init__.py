@@ -34,7 +34,8 @@ FORMATS: dict[str, str] = {
     "judge_calibration": "raterlab.exports.judges:judge_calibration",
     "condition_comparison": "raterlab.exports.comparison:comparison_files",
 }
-"""Each export format a study may name, and its exporter (``module:function``)."""
+"""The exporter (``module:function``) of each export format a study may name
+(:data:`raterlab.protocol.study.EXPORT_FORMATS`, the same names in the same order)."""
 
 
 def _load(reference: str) -> Exporter:

@@ -10,7 +10,7 @@ import duckdb
 import pandas as pd
 
 from raterlab.comparison.table import condition_comparison, condition_means, unit_values
-from raterlab.consensus.inputs import counting_ratings, read_table
+from raterlab.consensus.inputs import counting_ratings
 from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study
 from raterlab.tables import names
@@ -18,6 +18,7 @@ from raterlab.tables.adjudication import ADJUDICATIONS
 from raterlab.tables.comparison import COMPARISON, MEANS
 from raterlab.tables.consensus import CONSENSUS, ITEMS
 from raterlab.tables.ingest import LABELS
+from raterlab.warehouse import read_table
 
 
 @dataclass

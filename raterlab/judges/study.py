@@ -16,7 +16,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from raterlab.consensus.inputs import load_tables, read_table
+from raterlab.consensus.inputs import load_tables
+from raterlab.hashing import stable_int
 from raterlab.judges.calibrate import COLUMNS, Options, calibrate_field
 from raterlab.judges.frames import field_inputs
 from raterlab.judges.plot import calibration_plot
@@ -38,7 +39,7 @@ from raterlab.memo import fingerprint, unchanged
 from raterlab.protocol import BinaryField, LikertField, Study
 from raterlab.protocol.study import BUILTIN_SLICES
 from raterlab.settings import Home
-from raterlab.simulate.seeding import stable_int
+from raterlab.warehouse import read_table
 
 PLOT_NAME = "judge_calibration.png"
 CALIBRATION_COLUMNS = ("task", *COLUMNS)

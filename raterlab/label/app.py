@@ -30,8 +30,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from raterlab.design.items import display, guide_path
 from raterlab.label.form import RESERVED_KEYS, SKIP_KEY
-from raterlab.label.items import display, guide_path
 from raterlab.label.model import Labeler
 
 PREVIEW_LINES = 8

@@ -15,19 +15,17 @@ start-up: the first screen does not wait for it.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import os
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from raterlab.design.items import Item, PacketError, batches, packet_items
+from raterlab.files import write_atomic
 from raterlab.label import session as sessions
 from raterlab.label.form import Question, is_asked, questions
-from raterlab.label.items import Item, PacketError, batches, packet_items
 from raterlab.label.names import id_key
 from raterlab.label.session import LabelingSession, SessionError, SessionLock
 from raterlab.protocol import Study
@@ -435,6 +433,7 @@ class Labeler:
 
     def finish(self) -> Path:
         """Write the return into the study's inbox (atomically) and close the session."""
+        from raterlab.csvsafe import rows_csv
         from raterlab.design.packets import public_row, return_columns
 
         if not self.done:
@@ -453,31 +452,9 @@ class Labeler:
         return path
 
 
-def rows_csv(columns: list[str], rows: list[dict[str, str]]) -> bytes:
-    """The returned-file CSV, its cells neutralised for spreadsheets (:mod:`raterlab.csvsafe`;
-    the ingest takes the mark off again). Imported here: the first screen needs no pandas."""
-    from raterlab.csvsafe import neutralise
-
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({key: neutralise(value) for key, value in row.items()} for row in rows)
-    return buffer.getvalue().encode("utf-8")
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write beside ``path`` under a hidden name (the inbox sensor skips those), then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-
-
 def export(labeler: Labeler, fmt: str) -> str:
     """The session's labels as the protocol's JSON export, or as the returned-file CSV."""
+    from raterlab.csvsafe import rows_csv
     from raterlab.design.packets import public_row, return_columns
 
     if fmt == "csv":

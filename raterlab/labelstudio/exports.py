@@ -27,10 +27,11 @@ from xml.etree import ElementTree as ET
 import duckdb
 
 from raterlab import warehouse
+from raterlab.csvsafe import rows_csv
 from raterlab.design.packets import public_row, return_columns, returned_name, template_name
+from raterlab.files import write_atomic
 from raterlab.ingest.rules import TIME_COLUMN
 from raterlab.ingest.xlsx import cell_text
-from raterlab.label.model import rows_csv, write_atomic
 from raterlab.labelstudio.config import label_config
 from raterlab.labelstudio.formats import Annotation, ExportedTask, TaskProblem
 from raterlab.labelstudio.users import Users

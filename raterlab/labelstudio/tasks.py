@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from raterlab.design.items import display, packet_items
 from raterlab.design.packets import packet_dir, template_name
-from raterlab.label.items import display, packet_items
 from raterlab.labelstudio.config import label_config
 from raterlab.protocol import Study
 from raterlab.settings import Home

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from raterlab.exports import FORMATS
 from raterlab.protocol.coefficients import (
     ORDERED_ONLY,
     WEIGHTED_COEFFICIENTS,
@@ -21,6 +20,7 @@ from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import (
     BUILTIN_SLICES,
     DECISIVE_BETWEEN_RULES,
+    EXPORT_FORMATS,
     RECORD_KEYS,
     Study,
     Task,
@@ -305,8 +305,8 @@ def _check_edge_cases(study: Study) -> Iterator[Problem]:
 
 def _check_exports(study: Study) -> Iterator[Problem]:
     for i, name in enumerate(study.exports):
-        if name not in FORMATS:
-            known = ", ".join(sorted(FORMATS))
+        if name not in EXPORT_FORMATS:
+            known = ", ".join(sorted(EXPORT_FORMATS))
             yield f"exports[{i}]", f"unknown export format {name!r} (known: {known})"
 
 

@@ -27,6 +27,16 @@ RECORD_KEYS = ("id", "task", "role", "expected")
 
 ROLES = ("item", "attention", "calibration")
 BUILTIN_SLICES = ("task", "tier", "round", "stratum")
+EXPORT_FORMATS = (
+    "study_json",
+    "labeler_files",
+    "gold_tier_jsonl",
+    "system_metrics",
+    "judge_calibration",
+    "condition_comparison",
+)
+"""The export formats a study may name in ``exports`` (each one's exporter is named in
+:data:`raterlab.exports.FORMATS`)."""
 
 
 class _Strict(BaseModel):
@@ -470,7 +480,7 @@ class Study(_Strict):
     packet: PacketLayout = Field(default_factory=PacketLayout)
     exports: list[str] = Field(
         default_factory=list,
-        description="Export formats beside the Parquet tables (names of raterlab.exports.FORMATS).",
+        description="Export formats beside the Parquet tables (names of EXPORT_FORMATS).",
     )
     judges: Judges | None = Field(
         default=None, description="Automatic judges compared with the humans (judge calibration)."

@@ -9,11 +9,11 @@ from pathlib import Path
 import duckdb
 
 from raterlab import warehouse
-from raterlab.consensus.inputs import read_table
 from raterlab.csvsafe import write_csv
 from raterlab.protocol import Study
 from raterlab.report.html import page
 from raterlab.report.sections import PLOTS, ReportInputs, build_sections
+from raterlab.warehouse import read_table
 
 READ = (
     "staging.routed_items",

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,8 +38,8 @@ from raterlab.adjudication.packets import (
     read_adjudication_key,
 )
 from raterlab.adjudication.queue import TIEBREAK_ROUND
-from raterlab.consensus.inputs import read_table
 from raterlab.design.packets import returned_name, template_name
+from raterlab.files import write_atomic
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
@@ -49,6 +48,7 @@ from raterlab.simulate.run import SimulationError
 from raterlab.simulate.seeding import rng_for
 from raterlab.simulate.truth import ItemTruth, violations
 from raterlab.simulate.variants import to_csv
+from raterlab.warehouse import read_table
 
 ADJUDICATOR_ID = "adj_lead"
 DECISION_ERROR = 0.05
@@ -155,13 +155,6 @@ def rationale(
 def _read_csv(path: Path) -> list[dict[str, str]]:
     with path.open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def _returned_before(con, study: str, table: str, name: str) -> bool:
@@ -292,7 +285,7 @@ def fill_third_annotators(
             (),
             rng_for(seed, "third_annotator_csv", *parts),
         )
-        _write_atomic(target, data)
+        write_atomic(target, data)
         files.append(target.name)
         n_rows += len(rows)
     return files, n_rows
@@ -336,7 +329,7 @@ def simulate_adjudication(
                 adjudicator,
                 error,
             )
-            _write_atomic(target, data)
+            write_atomic(target, data)
             summary.adjudication_files.append(name)
             summary.decisions += n
             summary.errors += wrong

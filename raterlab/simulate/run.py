@@ -26,7 +26,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ import pandas as pd
 from raterlab import warehouse
 from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import in_round, pilot_number, pilot_rounds
+from raterlab.files import write_atomic
 from raterlab.protocol import Study
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
@@ -147,13 +147,6 @@ def _template_tokens(path: Path, item_column: str) -> tuple[list[str], list[str]
         return header, [row[at] for row in reader if row]
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 @dataclass
 class _Context:
     study: Study
@@ -202,7 +195,7 @@ def _simulate_file(ctx: _Context, key: FileKey, plan: FilePlan, template: Path) 
             study, key.task, columns, cells, plan.variants, rng_for(ctx.seed, "variants", *parts)
         )
         corrected_path = simulations_dir(ctx.home, study.name) / "corrected" / name
-        _write_atomic(corrected_path, clean)
+        write_atomic(corrected_path, clean)
         corrected = str(corrected_path.relative_to(ctx.home.root))
         cells, record = plant_mistake(
             study,
@@ -216,7 +209,7 @@ def _simulate_file(ctx: _Context, key: FileKey, plan: FilePlan, template: Path) 
     data = to_csv(
         study, key.task, columns, cells, plan.variants, rng_for(ctx.seed, "variants", *parts)
     )
-    _write_atomic(ctx.home.inbox / study.name / name, data)
+    write_atomic(ctx.home.inbox / study.name / name, data)
     return {
         "file": name,
         "annotator_id": key.annotator_id,
@@ -416,5 +409,5 @@ def write_planted(
     }
     path = simulations_dir(home, study.name) / "planted.json"
     text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
-    _write_atomic(path, text.encode("utf-8"))
+    write_atomic(path, text.encode("utf-8"))
     return path

@@ -6,15 +6,9 @@ whether it is simulated alone or with every other packet of the study.
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
-
-def stable_int(*parts: object) -> int:
-    """A 63-bit integer from ``parts`` (stable across processes, unlike ``hash``)."""
-    text = "|".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.sha256(text).digest()[:8]) >> 1
+from raterlab.hashing import stable_int
 
 
 def rng_for(seed: tuple[int, ...], *parts: object) -> np.random.Generator:

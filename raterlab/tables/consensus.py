@@ -3,9 +3,37 @@ and how well a simulated study's planted truth is recovered."""
 
 from __future__ import annotations
 
-from raterlab.consensus.schema import METHODS, STATUSES
 from raterlab.tables import fields as f
 from raterlab.tables.model import Column, Table
+
+STATUSES = (
+    "unanimous",
+    "majority",
+    "adjudicated",
+    "tie_broken",
+    "single",
+    "model_override",
+    "unresolved",
+    "excluded",
+)
+"""Every status a consensus row may have."""
+
+RESOLVED = ("unanimous", "majority", "adjudicated", "tie_broken", "single", "model_override")
+"""Statuses that carry a value."""
+
+METHODS = (
+    "adjudicator",
+    "majority",
+    "median",
+    "mean",
+    "higher_confidence",
+    "nearest_down",
+    "nearest_up",
+    "single_rating",
+    "dawid_skene",
+)
+"""How a consensus value was reached (``NULL`` where there is no value); the three
+``consensus.likert_between`` rules name a Likert median or mean settled onto the scale."""
 
 ITEMS = Table(
     "gold.items",

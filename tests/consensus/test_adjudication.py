@@ -24,9 +24,9 @@ from raterlab.adjudication.packets import (
     refresh_queue,
     sealed_tiebreak_rows,
 )
-from raterlab.consensus.build import build_consensus
 from raterlab.consensus.inputs import load_tables
 from raterlab.design.verify import verify_no_hidden_values
+from raterlab.gold.build import build_consensus
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.consensus.conftest import SECRET, build_home, ingest_pending, loop_study
 

@@ -7,9 +7,10 @@ import pandas as pd
 import pytest
 
 from raterlab import warehouse
-from raterlab.consensus.build import build_consensus
-from raterlab.consensus.inputs import load_tables, read_table
-from raterlab.contract import validate_gold
+from raterlab.consensus.inputs import load_tables
+from raterlab.gold.build import build_consensus
+from raterlab.gold.contract import validate_gold
+from raterlab.warehouse import read_table
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ from raterlab import warehouse
 from raterlab.adjudication import packets
 from raterlab.adjudication.ingest import ingest_inbox
 from raterlab.adjudication.packets import issue_packets, read_adjudication_key, refresh_queue
-from raterlab.adjudication.queue import build_queue, rated_items
+from raterlab.adjudication.queue import build_queue
 from raterlab.consensus import draft
-from raterlab.consensus.build import build_consensus
 from raterlab.consensus.inputs import load_tables
 from raterlab.consensus.policy import compute_consensus
+from raterlab.gold.build import build_consensus
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.consensus.conftest import SECRET
 
@@ -25,7 +25,7 @@ TIME = ["computed_at"]
 
 
 def _fresh(study, tables) -> pd.DataFrame:
-    return compute_consensus(study, tables.ratings, rated_items(tables), tables.adjudications)
+    return compute_consensus(study, tables.ratings, tables.rated_items(), tables.adjudications)
 
 
 def _same(stored: pd.DataFrame, fresh: pd.DataFrame) -> None:
@@ -60,8 +60,8 @@ def test_new_decisions_change_the_inputs(loop_home) -> None:
     with warehouse.connect(home.warehouse) as con:
         ingest_inbox(study, home, con)
         after = load_tables(con, study)
-        assert draft.fingerprint(study, before, rated_items(before)) != draft.fingerprint(
-            study, after, rated_items(after)
+        assert draft.fingerprint(study, before, before.rated_items()) != draft.fingerprint(
+            study, after, after.rated_items()
         )
         decided = draft.policy_consensus(con, study, after).consensus
     assert (decided["status"] == "adjudicated").any()
@@ -91,7 +91,7 @@ def test_the_order_rows_are_read_in_is_not_an_input(loop_home) -> None:
         ratings=tables.ratings.sample(frac=1, random_state=1),
         adjudications=tables.adjudications.sample(frac=1, random_state=2),
     )
-    items = rated_items(tables)
+    items = tables.rated_items()
     assert draft.fingerprint(study, tables, items) == draft.fingerprint(
         study, shuffled, items.sample(frac=1, random_state=3)
     )

@@ -14,12 +14,12 @@ import pytest
 from raterlab import warehouse
 from raterlab.adjudication.ingest import ingest_inbox
 from raterlab.adjudication.packets import issue_packets
-from raterlab.consensus.build import build_consensus
 from raterlab.consensus.store import CONDITION_QUERY
 from raterlab.exports import exporters_for
 from raterlab.exports.bundle import load_bundle
 from raterlab.exports.formats import gold_tier_jsonl, labeler_files, study_json
 from raterlab.exports.write import write_exports
+from raterlab.gold.build import build_consensus
 from raterlab.protocol import load_study
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.conftest import REPO

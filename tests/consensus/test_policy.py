@@ -7,10 +7,9 @@ import pytest
 
 from raterlab.consensus.inputs import counting_ratings
 from raterlab.consensus.policy import compute_consensus, find_disputes, item_status
-from raterlab.consensus.schema import STATUSES
 from raterlab.protocol import StudyError
 from raterlab.tables import names
-from raterlab.tables.consensus import CONSENSUS
+from raterlab.tables.consensus import CONSENSUS, STATUSES
 from tests.consensus.conftest import items_of, ratings, tiny
 
 

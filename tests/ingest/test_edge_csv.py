@@ -185,7 +185,7 @@ def test_the_writer_scan_finds_writers() -> None:
 
 
 def test_the_labeling_tools_return_is_neutralised_and_reads_back() -> None:
-    from raterlab.label.model import rows_csv
+    from raterlab.csvsafe import rows_csv
 
     text = rows_csv(["item", "notes"], [{"item": "tok1", "notes": "=HYPERLINK(1)"}]).decode()
     assert text.splitlines()[1] == "tok1,'=HYPERLINK(1)"

@@ -11,6 +11,7 @@ import yaml
 
 from raterlab.exports import FORMATS
 from raterlab.protocol import StudyError, load_study, parse_study, study_json_schema
+from raterlab.protocol.study import EXPORT_FORMATS
 from tests.conftest import BUNDLED, MINI_STUDY, STUDIES
 
 
@@ -226,3 +227,8 @@ def test_bundled_files_declare_the_schema() -> None:
         first = (STUDIES / f"{name}.yaml").read_text().splitlines()[0]
         assert first == "# yaml-language-server: $schema=study.schema.json"
         assert yaml.safe_load((STUDIES / f"{name}.yaml").read_text())["name"] == name
+
+
+def test_every_export_format_a_study_may_name_has_an_exporter() -> None:
+    """The study file's vocabulary (protocol) and the exporters (exports) name the same formats."""
+    assert tuple(FORMATS) == EXPORT_FORMATS

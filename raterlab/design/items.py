@@ -6,8 +6,8 @@ tokens and shown keys. The shown keys are filtered again against the study here,
 the study hides is never displayed even if a packet were written by an older version.
 
 A packet is ``outbox/<study>/<annotator>/<batch>/`` (the layout README documents for
-``RATERLAB_HOME``). It is found here without importing :mod:`raterlab.design` (pandas and the
-rest of the pipeline), so the labeling tool's first screen does not wait for them.
+``RATERLAB_HOME``). This module imports neither pandas nor the rest of the design (the
+package exports its names lazily), so the labeling tool's first screen does not wait for them.
 """
 
 from __future__ import annotations

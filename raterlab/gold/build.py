@@ -16,7 +16,7 @@ import pandas as pd
 from raterlab.adjudication.packets import current_queue, read_adjudication_key
 from raterlab.adjudication.queue import pending_reasons
 from raterlab.consensus.draft import policy_consensus
-from raterlab.consensus.inputs import StudyTables, load_tables, read_table
+from raterlab.consensus.inputs import StudyTables, load_tables
 from raterlab.consensus.items import build_items
 from raterlab.consensus.policy import with_pending
 from raterlab.consensus.recovery import truth_recovery
@@ -24,6 +24,7 @@ from raterlab.consensus.store import create_views, replace_rows
 from raterlab.protocol import Study
 from raterlab.tables import ddl
 from raterlab.tables.consensus import CONSENSUS_RECOVERY
+from raterlab.warehouse import read_table
 
 CONSENSUS_TABLES = ("gold.items", "gold.consensus")
 """The gold tables :func:`build_consensus` writes."""

@@ -32,11 +32,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from raterlab.consensus.schema import METHODS, RESOLVED, STATUSES
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import CategoricalField, LikertField, Study
 from raterlab.tables import names
-from raterlab.tables.consensus import CONSENSUS, ITEMS
+from raterlab.tables.consensus import CONSENSUS, ITEMS, METHODS, RESOLVED, STATUSES
 
 ITEM_STATUSES = ("resolved", "unresolved", "excluded", "unrated")
 REPORT_FOLDER = "gold_contract"
