@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FIRST_SCREEN = "import raterlab.cli.label, raterlab.label.app"
+FIRST_SCREEN = "import raterlab.cli.label, raterlab.terminal.app"
 
 
 def cases(root: Path) -> dict[str, str]:

@@ -22,9 +22,9 @@ from raterlab.settings import Home, studies_dir
 
 if TYPE_CHECKING:
     from raterlab.design.items import Item
-    from raterlab.label import session as sessions
-    from raterlab.label.model import Labeler
     from raterlab.protocol import Study
+    from raterlab.terminal import session as sessions
+    from raterlab.terminal.model import Labeler
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,9 +62,9 @@ def _study(name: str) -> Study:
 
 
 def _labeler(args: argparse.Namespace, home: Home) -> Labeler:
-    from raterlab.label import session as sessions
-    from raterlab.label.model import Labeler, locate_packet
-    from raterlab.label.session import SessionError
+    from raterlab.terminal import session as sessions
+    from raterlab.terminal.model import Labeler, locate_packet
+    from raterlab.terminal.session import SessionError
 
     if args.resume or args.export:
         if not args.session_id:
@@ -97,8 +97,8 @@ def _packet(home: Home, session: sessions.LabelingSession) -> list[Item]:
 
 def run(args: argparse.Namespace) -> int:
     from raterlab.design.items import PacketError
-    from raterlab.label.session import SessionError
     from raterlab.protocol import StudyError
+    from raterlab.terminal.session import SessionError
 
     home = Home.from_env()
     try:
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export(labeler: Labeler, args: argparse.Namespace) -> int:
-    from raterlab.label.model import export
+    from raterlab.terminal.model import export
 
     text = export(labeler, args.format)
     if args.out:
@@ -127,8 +127,8 @@ def _export(labeler: Labeler, args: argparse.Namespace) -> int:
 
 
 def _label(labeler: Labeler, home: Home) -> int:
-    from raterlab.label import session as sessions
-    from raterlab.label.app import LabelApp
+    from raterlab.terminal import session as sessions
+    from raterlab.terminal.app import LabelApp
 
     outcome = LabelApp(labeler).run()
     session = labeler.session

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from raterlab.cli import main
-from raterlab.label.model import Labeler
+from raterlab.terminal.model import Labeler
 
 
 @pytest.fixture

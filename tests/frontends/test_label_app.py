@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from raterlab.label import session as sessions
-from raterlab.label.app import LabelApp
-from raterlab.label.model import Labeler
+from raterlab.terminal import session as sessions
+from raterlab.terminal.app import LabelApp
+from raterlab.terminal.model import Labeler
 
 
 def _text(app: LabelApp, widget: str) -> str:

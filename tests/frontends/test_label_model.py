@@ -9,11 +9,11 @@ import pytest
 
 from raterlab import warehouse
 from raterlab.ingest import ingest_file
-from raterlab.label import session as sessions
-from raterlab.label.form import questions
-from raterlab.label.model import Labeler, export
-from raterlab.label.session import SessionError
 from raterlab.protocol import parse_study
+from raterlab.terminal import session as sessions
+from raterlab.terminal.form import questions
+from raterlab.terminal.model import Labeler, export
+from raterlab.terminal.session import SessionError
 from tests.conftest import BUNDLED, MINI_STUDY
 
 
@@ -195,8 +195,8 @@ def test_finish_refuses_an_unfinished_session(issued):
 @pytest.mark.parametrize("name", BUNDLED)
 def test_every_bundled_study_gets_a_usable_form(name):
     """One key per answer, no clash with the tool's own keys, every field asked somewhere."""
-    from raterlab.label.form import RESERVED_KEYS
     from raterlab.protocol import load_study
+    from raterlab.terminal.form import RESERVED_KEYS
     from tests.conftest import STUDIES
 
     study = load_study(STUDIES / f"{name}.yaml")

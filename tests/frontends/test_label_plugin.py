@@ -18,12 +18,12 @@ from textual.widgets import Static
 
 from raterlab.cli import build_parser
 from raterlab.cli import label as label_cli
-from raterlab.label import session as sessions
-from raterlab.label.app import LabelApp
-from raterlab.label.model import Labeler
-from raterlab.label.session import SessionError
 from raterlab.protocol import load_study, parse_study
 from raterlab.settings import Home
+from raterlab.terminal import session as sessions
+from raterlab.terminal.app import LabelApp
+from raterlab.terminal.model import Labeler
+from raterlab.terminal.session import SessionError
 from tests.conftest import MINI_STUDY, STUDIES
 from tests.ingest.conftest import issue
 
@@ -421,7 +421,7 @@ def test_the_first_screen_needs_no_pandas_polars_scipy_dagster(plugin):
         import sys
         from raterlab.cli import build_parser
         from raterlab.cli.label import _labeler
-        from raterlab.label.app import LabelApp
+        from raterlab.terminal.app import LabelApp
         from pathlib import Path
         from raterlab.settings import Home
         args = build_parser("label").parse_args(

@@ -16,10 +16,10 @@ from raterlab.design.xlsx import write_workbook
 from raterlab.ingest import task_rules
 from raterlab.ingest.read import ROW
 from raterlab.ingest.validate import rule_issues
-from raterlab.label.form import questions
 from raterlab.labelstudio.config import label_config
 from raterlab.protocol import SKIP_VALUE, Study, load_study
 from raterlab.protocol.answers import answer_values, answers
+from raterlab.terminal.form import questions
 from tests.conftest import BUNDLED, STUDIES
 
 DOMAIN_RULES = ("type", "range", "allowed_values", "skip_reason")

@@ -12,11 +12,11 @@ from raterlab import warehouse
 from raterlab.design.xlsx import xlsx_packet
 from raterlab.ingest import ingest_file
 from raterlab.ingest.read import read_returned
-from raterlab.label.model import Labeler
 from raterlab.protocol import load_study
 from raterlab.settings import Home
 from raterlab.simulate import simulate
 from raterlab.simulate.spreadsheet import as_spreadsheets
+from raterlab.terminal.model import Labeler
 from tests.conftest import MINI_STUDY, mini_records, write_study
 from tests.frontends.test_label_model import Clock, _label_all
 from tests.ingest.conftest import issue

@@ -111,9 +111,9 @@ def test_the_terminal_tool_says_break_after_30_samples(empathy_home, tmp_path):
 
     from textual.widgets import Static
 
-    from raterlab.label.app import LabelApp
-    from raterlab.label.model import Labeler
     from raterlab.settings import Home
+    from raterlab.terminal.app import LabelApp
+    from raterlab.terminal.model import Labeler
 
     study, home, _ = empathy_home
     headers = []

@@ -1,4 +1,4 @@
-"""The labeling screen (Textual), a thin view over :class:`raterlab.label.model.Labeler`.
+"""The labeling screen (Textual), a thin view over :class:`raterlab.terminal.model.Labeler`.
 
 Layout after the plugin protocol's screen: a header (item n/N and the short shown values),
 what to read (long shown values, previewed; a view key shows one in full: ``V`` the last one,
@@ -31,8 +31,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from raterlab.design.items import display, guide_path
-from raterlab.label.form import RESERVED_KEYS, SKIP_KEY
-from raterlab.label.model import Labeler
+from raterlab.terminal.form import RESERVED_KEYS, SKIP_KEY
+from raterlab.terminal.model import Labeler
 
 PREVIEW_LINES = 8
 HEADER_WIDTH = 40
@@ -119,7 +119,7 @@ class LabelApp(App[str]):
     @staticmethod
     def _warm_up() -> None:
         """Import what checking an answer needs while the annotator reads the first item."""
-        import raterlab.label.answers  # noqa: F401
+        import raterlab.terminal.answers  # noqa: F401
 
     # -- what can be viewed -----------------------------------------------------------------
 

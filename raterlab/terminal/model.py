@@ -1,8 +1,8 @@
 """The labeling tool's logic, without a terminal: which item and question are current, what an
 answer does, going back, saving, time per item, and the finished return.
 
-:class:`Labeler` is driven by the Textual app (:mod:`raterlab.label.app`) and directly by
-tests. Every answer is checked with ingest's rules (:func:`raterlab.label.answers.problems`)
+:class:`Labeler` is driven by the Textual app (:mod:`raterlab.terminal.app`) and directly by
+tests. Every answer is checked with ingest's rules (:func:`raterlab.terminal.answers.problems`)
 before it is kept; the session is saved after every kept answer; the time an item is on
 screen is added to that item automatically, from when it is first shown (:meth:`Labeler.shown`),
 so start-up is never counted. A Labeler holds its session's lock until :meth:`Labeler.close`.
@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING
 
 from raterlab.design.items import Item, PacketError, batches, packet_items
 from raterlab.files import write_atomic
-from raterlab.label import session as sessions
-from raterlab.label.form import Question, is_asked, questions
-from raterlab.label.names import id_key
-from raterlab.label.session import LabelingSession, SessionError, SessionLock
 from raterlab.protocol import Study
 from raterlab.settings import Home
+from raterlab.terminal import session as sessions
+from raterlab.terminal.form import Question, is_asked, questions
+from raterlab.terminal.names import id_key
+from raterlab.terminal.session import LabelingSession, SessionError, SessionLock
 
 if TYPE_CHECKING:
-    from raterlab.label.answers import Problem
+    from raterlab.terminal.answers import Problem
 
 SECONDS = "timeSpentS"
 """Key of the automatically recorded time in an exported label (the protocol's time_spent)."""
@@ -278,7 +278,7 @@ class Labeler:
         return [p for p in found if p.column in answered]
 
     def _row(self, answers: dict[str, str], seconds: float) -> dict[str, str]:
-        from raterlab.label.answers import row_cells
+        from raterlab.terminal.answers import row_cells
 
         return row_cells(
             self.study, self.task_name, self.session.labelerId, self.item.token, answers, seconds
@@ -286,7 +286,7 @@ class Labeler:
 
     def answer(self, text: str) -> list[Problem]:
         """Answer the current question (a choice key or typed text); problems if refused."""
-        from raterlab.label.answers import Problem, problems
+        from raterlab.terminal.answers import Problem, problems
 
         q = self.question
         value = text.strip()
@@ -310,7 +310,7 @@ class Labeler:
     def warnings(self) -> list[str]:
         """The study's edge-case warnings that ingest would report for the answers given so
         far to the current item (the annotator may still change them)."""
-        from raterlab.label.answers import edge_warnings
+        from raterlab.terminal.answers import edge_warnings
 
         if self.done or not self.study.edge_cases:
             return []
@@ -318,7 +318,7 @@ class Labeler:
         return edge_warnings(self.study, self.task_name, self.item.shown, row)
 
     def _advance(self) -> list[Problem]:
-        from raterlab.label.answers import problems
+        from raterlab.terminal.answers import problems
 
         for index in range(self.question_index + 1, len(self.questions)):
             if self._asked(index):
@@ -336,7 +336,7 @@ class Labeler:
         return []
 
     def _complete_item(self) -> None:
-        from raterlab.label.answers import to_label
+        from raterlab.terminal.answers import to_label
 
         seconds = self.session.draftSeconds + self._elapsed()
         label = {
@@ -380,7 +380,7 @@ class Labeler:
             return "this is the first item"
         if not self.task.allow_back:
             return "this study does not allow going back to an item once you have moved on"
-        from raterlab.label.answers import from_label
+        from raterlab.terminal.answers import from_label
 
         self._keep_for_later()
         self.session.position -= 1
@@ -411,7 +411,7 @@ class Labeler:
 
     def return_rows(self) -> list[dict[str, str]]:
         """The returned file's rows for the labelled items, in packet order."""
-        from raterlab.label.answers import from_label, row_cells
+        from raterlab.terminal.answers import from_label, row_cells
 
         by_token = {lb[self.key]: lb for lb in self.session.labels}
         rows = []

@@ -1,6 +1,6 @@
 """Key names of a label as the plugin protocol's ``HumanLabel`` spells them (camelCase).
 
-Kept apart from :mod:`raterlab.label.answers` so that starting the tool does not import the
+Kept apart from :mod:`raterlab.terminal.answers` so that starting the tool does not import the
 ingest's checking code (pandas, Pandera) before the first screen.
 """
 

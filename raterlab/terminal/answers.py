@@ -22,7 +22,6 @@ from raterlab.ingest.read import ROW
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
 from raterlab.ingest.schema import failures
 from raterlab.ingest.validate import Context, edge_case_warnings
-from raterlab.label.names import camel
 from raterlab.protocol import (
     LIST_SEPARATOR,
     SKIP_VALUE,
@@ -32,6 +31,7 @@ from raterlab.protocol import (
     Study,
 )
 from raterlab.protocol.rules import AllOf
+from raterlab.terminal.names import camel
 
 SKIPPED_FIELDS = "skippedFields"
 """Key of a label naming its skipped fields, written only when the task has several fields
