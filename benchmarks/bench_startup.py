@@ -21,7 +21,13 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FIRST_SCREEN = "import raterlab.cli.label, raterlab.terminal.app"
+FIRST_SCREEN = (
+    "import raterlab.cli.label, importlib.util\n"
+    "app = 'raterlab.terminal.app' if importlib.util.find_spec('raterlab.terminal') "
+    "else 'raterlab.label.app'\n"
+    "importlib.import_module(app)"
+)
+"""The terminal tool's modules (its package was ``raterlab.label`` before a4abb53)."""
 
 
 def cases(root: Path) -> dict[str, str]:
