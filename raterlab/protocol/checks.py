@@ -6,7 +6,6 @@ Each problem is a ``(yaml_path, sentence)`` pair, e.g.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from raterlab.protocol.coefficients import (
@@ -16,6 +15,7 @@ from raterlab.protocol.coefficients import (
     field_problem,
 )
 from raterlab.protocol.fields import BinaryField, CategoricalField, LikertField, TextField
+from raterlab.protocol.names import FIELD_NAME, FIELD_NAME_RULE, TASK_NAME, TASK_NAME_RULE
 from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import (
     BUILTIN_SLICES,
@@ -31,10 +31,6 @@ RESERVED_COLUMNS = ("item", "annotator_id", "time_spent_s")
 """Columns every packet template has besides the task's fields."""
 
 Problem = tuple[str, str]
-TASK_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
-TASK_NAME_RULE = "must be lowercase letters, digits, '_' and '-', starting with a letter"
-FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-FIELD_NAME_RULE = "must be letters, digits and '_', starting with a letter"
 
 
 def check_study(study: Study) -> list[Problem]:

@@ -8,11 +8,13 @@ must be hidden, so no annotator sees them) or from judge files imported later wi
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-JudgeName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+from raterlab.protocol.names import PersonId
+
+JudgeName = PersonId
 
 
 class _Strict(BaseModel):

@@ -8,13 +8,14 @@ every error can name its YAML path.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from raterlab.protocol.fields import FieldSpec
 from raterlab.protocol.judges import Judges
 from raterlab.protocol.metrics import Metrics
+from raterlab.protocol.names import STUDY_NAME, PersonId
 from raterlab.protocol.rules import (
     AllOf,
     ConditionalRequirement,
@@ -109,7 +110,7 @@ class Pilot(_Strict):
 class Design(_Strict):
     """Who rates what, in which order, with which hidden quality items."""
 
-    annotators: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]] = Field(
+    annotators: list[PersonId] = Field(
         min_length=1, description="Annotator ids (letters, digits, '_', '.', '-'; used in paths)."
     )
     overlap: dict[str, int] = Field(
@@ -288,7 +289,7 @@ class Consensus(_Strict):
     )
     adjudicate: Adjudicate = Field(default_factory=Adjudicate)
     tie_break: Literal["adjudicator", "third_annotator"] = "adjudicator"
-    adjudicators: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]] = Field(
+    adjudicators: list[PersonId] = Field(
         default_factory=list,
         description=(
             "Who adjudicates, in rotation: adjudication batch n goes to the n-th in this list "
@@ -459,7 +460,7 @@ class Study(_Strict):
         json_schema_extra={"title": "raterlab study"},
     )
 
-    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str = Field(pattern=STUDY_NAME)
     title: str
     version: str = "1"
     description: str = ""
