@@ -6,9 +6,9 @@ from assets.consensus import consensus
 from assets.metadata import image_md, table_md
 from assets.partitions import study_partitions
 from assets.tables import create_tables, table_metadata
+from raterlab.comparison.conditions import ALL
 from raterlab.comparison.plot import comparison_plot
 from raterlab.comparison.store import compare_study, write_comparison
-from raterlab.comparison.table import ALL
 from raterlab.publish import publish
 from raterlab.report.sections import readable_comparison
 from resources import Raterlab

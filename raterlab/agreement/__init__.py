@@ -22,10 +22,10 @@ from raterlab.agreement.bands import (
 )
 from raterlab.agreement.bootstrap import BootstrapResult, bootstrap_ci, bootstrap_replicates
 from raterlab.agreement.correlation import kendall_tau, spearman_rho
+from raterlab.agreement.crosstabs import agreement_matrix, category_agreement
 from raterlab.agreement.gwet import brennan_prediger, gwet_ac1, gwet_ac2, percent_agreement
 from raterlab.agreement.icc import ICC_KINDS, icc
 from raterlab.agreement.kappa import cohen_kappa, conger_kappa, fleiss_kappa, light_kappa, scott_pi
-from raterlab.agreement.tables import agreement_matrix, category_agreement
 
 __all__ = [
     "ICC_KINDS",

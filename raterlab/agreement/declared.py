@@ -1,4 +1,4 @@
-"""The coefficient a threshold declares, as :func:`raterlab.agreement.report.agreement_table`
+"""The coefficient a threshold declares, as :func:`raterlab.agreement.by_field.agreement_table`
 computes it.
 
 A threshold (the pilot gate or a minimum) names a coefficient with its weights or level

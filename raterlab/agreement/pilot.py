@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.bands import apply_bands, landis_koch_band
+from raterlab.agreement.by_field import agreement_table
 from raterlab.agreement.declared import declared_coefficient, declared_options
-from raterlab.agreement.report import agreement_table
 from raterlab.agreement.study import field_matrix, rating_fields
 from raterlab.design.rounds import guide_sha256, pilot_rounds
 from raterlab.protocol import CategoricalField, LikertField, Study

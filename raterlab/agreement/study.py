@@ -37,9 +37,9 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.bands import apply_bands, landis_koch_band
+from raterlab.agreement.by_field import agreement_table
+from raterlab.agreement.crosstabs import agreement_matrix
 from raterlab.agreement.declared import declared_coefficient, declared_options
-from raterlab.agreement.report import agreement_table
-from raterlab.agreement.tables import agreement_matrix
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.coefficients import applies
 from raterlab.protocol.study import Threshold

@@ -10,8 +10,8 @@ import pandas as pd
 
 from raterlab.agreement.alpha import LEVELS
 from raterlab.agreement.bands import conventional_band
+from raterlab.agreement.by_field import COEFFICIENTS, agreement_table
 from raterlab.agreement.ratings_file import ratings_matrices, read_ratings_file
-from raterlab.agreement.report import COEFFICIENTS, agreement_table
 from raterlab.cli.commands import COMMANDS
 from raterlab.cli.ratings_options import (
     add_output_arguments,

@@ -1,8 +1,8 @@
 """Results per condition or system: the study's ``comparison`` declaration applied to the
-consensus (:mod:`raterlab.comparison.table`), the tests behind it
+consensus (:mod:`raterlab.comparison.conditions`), the tests behind it
 (:mod:`raterlab.comparison.stats`) and its plot (:mod:`raterlab.comparison.plot`)."""
 
-from raterlab.comparison.table import (
+from raterlab.comparison.conditions import (
     COMPARISON,
     MEANS,
     condition_comparison,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from raterlab.comparison.table import ALL
+from raterlab.comparison.conditions import ALL
 
 SIGNIFICANT, OTHER = "#1f4e79", "#8c8c8c"
 

@@ -7,7 +7,7 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.comparison.table import (
+from raterlab.comparison.conditions import (
     condition_comparison,
     condition_means,
     unit_values,

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import duckdb
 import pandas as pd
 
-from raterlab.comparison.table import condition_comparison, condition_means, unit_values
+from raterlab.comparison.conditions import condition_comparison, condition_means, unit_values
 from raterlab.consensus.inputs import counting_ratings
 from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.study import headline_threshold
+from raterlab.comparison.conditions import ALL as COMPARISON_ALL
+from raterlab.comparison.conditions import REST
 from raterlab.comparison.stats import holm
-from raterlab.comparison.table import ALL as COMPARISON_ALL
-from raterlab.comparison.table import REST
 from raterlab.protocol import BinaryField, CategoricalField, Study
 from raterlab.report.headline import headline_table
 from raterlab.report.html import Section, fmt, heading, interval, paragraph, table

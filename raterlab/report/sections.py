@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from raterlab.comparison.conditions import ALL as COMPARISON_ALL
 from raterlab.comparison.stats import holm
-from raterlab.comparison.table import ALL as COMPARISON_ALL
 from raterlab.protocol import Study
 from raterlab.quality import flag_summary
 from raterlab.report.answers import first_screen

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 
 from raterlab.agreement import brennan_prediger, icc
+from raterlab.agreement.by_field import agreement_table, default_coefficients
 from raterlab.agreement.ratings_file import (
     RatingsFileError,
     ratings_matrices,
     read_ratings_file,
 )
-from raterlab.agreement.report import agreement_table, default_coefficients
 
 LONG = pd.DataFrame(
     {

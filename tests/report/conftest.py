@@ -18,9 +18,9 @@ from raterlab import warehouse
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import field_agreement, threshold_results
 from raterlab.comparison import condition_comparison, condition_means, unit_values
+from raterlab.comparison.conditions import compared_fields
 from raterlab.comparison.plot import comparison_plot
 from raterlab.comparison.store import write_comparison
-from raterlab.comparison.table import compared_fields
 from raterlab.design import read_generations
 from raterlab.protocol import BinaryField, Study, load_study
 from raterlab.report import write_report
