@@ -76,6 +76,7 @@ def generate_all(samples: Path, out: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """The command line: write every study from ``studies/_samples/`` under ``--out``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--out",
