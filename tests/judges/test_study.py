@@ -243,7 +243,7 @@ def test_judge_file_errors_name_row_column_rule_and_value(tmp_path: Path) -> Non
 
 
 def _samples_module():
-    path = STUDIES / "_samples" / "judges.py"
+    path = STUDIES / "_generate" / "judges.py"
     spec = importlib.util.spec_from_file_location("sample_judges", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,18 +1,20 @@
-"""Small text helpers shared by the material modules.
+"""Text helpers of the generator: reflowing ``!prose`` material, filling ``{slots}``, and
+looking at the fenced code in a generated answer.
 
-Material is written wrapped at the source line length; ``prose`` reflows it into natural
-paragraphs (one line per paragraph or list item) while leaving fenced code untouched, and
-``block`` keeps text verbatim (tool outputs, documents with their own line structure).
+Material is written wrapped at the source line length; :func:`prose` reflows it into natural
+paragraphs (one line per paragraph or list item) while leaving fenced code untouched.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 _BLOCK_START = re.compile(r"^(?:[-*] |\d+\. |#|>|\|)")
 _SLOT = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+_FENCE = re.compile(r"```(\w*)\n(.*?)```", re.DOTALL)
 
 
 def block(text: str) -> str:
@@ -61,3 +63,22 @@ def fill(text: str, slots: Mapping[str, str]) -> str:
         return slots[name] if name in slots else match.group(0)
 
     return _SLOT.sub(sub, text)
+
+
+def join_paragraphs(parts: Iterable[str]) -> str:
+    """The non-empty ``parts`` as paragraphs (separated by a blank line)."""
+    return "\n\n".join(p for p in parts if p)
+
+
+def python_blocks(text: str) -> list[str]:
+    """The bodies of the fenced ```python blocks of ``text``."""
+    return [body for lang, body in _FENCE.findall(text) if lang == "python"]
+
+
+def parses(code: str) -> bool:
+    """Whether ``code`` is syntactically valid Python."""
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
