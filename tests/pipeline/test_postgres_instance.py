@@ -1,7 +1,7 @@
 """The team instance config (``pipelines/dagster.team.yaml``) against a real Postgres server.
 
-Opt-in: set ``RATERLAB_TEST_POSTGRES_URL`` to an empty database's URL (the README's "Many
-people, one warehouse" says how to start a throwaway server on 127.0.0.1).
+Opt-in: set ``RATERLAB_TEST_POSTGRES_URL`` to an empty database's URL (docs/operations.md, "For
+a team: Postgres", says how to start a throwaway server on 127.0.0.1).
 """
 
 from __future__ import annotations
