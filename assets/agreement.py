@@ -1,16 +1,13 @@
-"""Agreement per field and slice, pairwise tables and matrices; the pilot gate's numbers."""
+"""Agreement per field and slice, pairwise tables and matrices; the pilot gate's numbers. Its
+checks: the pilot gate (blocking) and the study's minimums (warnings)."""
 
 import dagster as dg
 import pandas as pd
 
-from assets.design import GENERATION_JSON, _generations_text, _optional_frame, _study_frame
-from assets.ingest import labels
-from assets.memo import unchanged
-from assets.metadata import image_md
+from assets.frames import decoded_generations, generations_text, study_frame
+from assets.metadata import image_md, table_md
 from assets.partitions import study_partitions
-from assets.tables import create_tables, table_metadata
-from raterlab import memo
-from raterlab import warehouse as wh
+from assets.study_asset import StudyStep, study_asset
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import (
@@ -21,7 +18,7 @@ from raterlab.agreement.study import (
     threshold_results,
 )
 from raterlab.design.rounds import PILOT, latest_pilot_only, round_labels
-from raterlab.publish import publish
+from raterlab.report.headline import headline_table
 from resources import Raterlab
 
 GROUP = "agreement"
@@ -29,7 +26,7 @@ GROUP = "agreement"
 
 def _labels_of_round(rl: Raterlab, study: str, round_name: str | None) -> pd.DataFrame:
     if round_name is None:
-        return _study_frame(rl, "gold.labels", study)
+        return study_frame(rl, "gold.labels", study)
     with rl.warehouse(read_only=True) as con:
         return round_labels(con, study, round_name)
 
@@ -38,32 +35,25 @@ def study_ratings(raterlab: Raterlab, study: str, round_name: str | None = None)
     """Ordinary ratings of a study (of one round, ``pilot`` standing for every pilot round)
     with the item attributes its slices use; only the rated items' records are decoded."""
     labels = _labels_of_round(raterlab, study, round_name)
-    generations = _generations_text(raterlab, study)
+    generations = generations_text(raterlab, study)
     if len(labels):
         generations = generations[generations["item_id"].isin(labels["item_id"])]
-    items = wh.decode_json(generations, GENERATION_JSON)[["item_id", "task", "record"]]
-    routed = _study_frame(raterlab, "staging.routed_items", study)[["item_id", "tier", "stratum"]]
+    items = decoded_generations(generations)[["item_id", "task", "record"]]
+    routed = study_frame(raterlab, "staging.routed_items", study)[["item_id", "tier", "stratum"]]
     items = items.merge(routed, on="item_id", how="left")
     return ratings(labels, items)
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[labels],
-    kinds={"duckdb"},
-    metadata=table_metadata("pilot_agreement", "gold.pilot_gates"),
-)
-def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=["labels"], kinds={"duckdb"}, table="gold.pilot_gates")
+def pilot_agreement(step: StudyStep) -> dg.MaterializeResult:
     """The latest pilot round's agreement against the study's gate (``thresholds.pilot_gate``)
     in ``staging.pilot_gate``; its blocking check holds back the main-round packets. Every
     attempt (one per pilot round) is kept in ``gold.pilot_gates``, each round's score matrix
     per pair of annotators in ``gold.pilot_matrices`` and ``reports/<study>/pilot_matrices.md``."""
-    study = raterlab.study(context.partition_key)
-    rows = study_ratings(raterlab, study.name, PILOT)
-    key = _study_frame(raterlab, "staging.blinding_key", study.name)
-    gate = pilot_gate(study, rows, key)
-    history = gate_history(_optional_frame(raterlab, "gold.pilot_gates", study.name), gate.table)
+    study = step.study
+    rows = study_ratings(step.raterlab, study.name, PILOT)
+    gate = pilot_gate(study, rows, step.frame("staging.blinding_key"))
+    history = gate_history(step.optional_frame("gold.pilot_gates"), gate.table)
     matrices_table = pilot_matrices(study, rows)
     frames = {
         "staging.pilot_gate": pd.DataFrame(
@@ -73,43 +63,33 @@ def pilot_agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     }
     if len(gate.table):
         frames["gold.pilot_gates"] = history
-    with raterlab.warehouse() as con:
-        create_tables(con, "pilot_agreement")
-        wh.replace_study_tables(con, study.name, frames)
-        publish(con, raterlab.paths.published, frames)
+    step.write(frames, published=True)
     if len(matrices_table):
-        report = raterlab.paths.reports / study.name / "pilot_matrices.md"
+        report = step.reports / "pilot_matrices.md"
         report.parent.mkdir(parents=True, exist_ok=True)
         report.write_text(
             f"# {study.title}: pilot agreement matrices\n\n{matrix_markdown(matrices_table)}",
             encoding="utf-8",
         )
+    attempts = (
+        history.drop_duplicates("round")[
+            ["attempt", "round", "gate_passed", "study_version", "evaluated_at"]
+        ]
+        if len(history)
+        else history
+    )
     return dg.MaterializeResult(
         metadata={
             "passed": gate.passed,
             "message": gate.message,
-            "fields": dg.MetadataValue.md(
-                gate.table.to_markdown(index=False) if len(gate.table) else "none"
-            ),
-            "attempts": dg.MetadataValue.md(
-                history.drop_duplicates("round")[
-                    ["attempt", "round", "gate_passed", "study_version", "evaluated_at"]
-                ].to_markdown(index=False)
-                if len(history)
-                else "none"
-            ),
+            "fields": table_md(gate.table, decimals=None),
+            "attempts": table_md(attempts, decimals=None),
         }
     )
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[labels],
-    kinds={"duckdb"},
-    metadata=table_metadata("agreement", "gold.agreement"),
-)
-def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=["labels"], kinds={"duckdb"}, table="gold.agreement")
+def agreement(step: StudyStep) -> dg.MaterializeResult:
     """``gold.agreement``: every rating field x slice x coefficient of its type, with 95%
     bootstrap intervals and interpretation bands, the protocol's coefficient of each field
     marked ``headline`` (listed first in the metadata); ``gold.agreement_pairwise`` and
@@ -117,12 +97,11 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     The four tables are replaced in one transaction, then published; left as they are when
     the study and the ratings it counts are those of the last write (the third annotators'
     ratings and the decisions of adjudication rounds are not counted)."""
-    study = raterlab.study(context.partition_key)
-    rows = latest_pilot_only(study_ratings(raterlab, study.name))
-    inputs = memo.fingerprint(study, rows)
-    recompute = not unchanged(raterlab, study.name, "agreement", inputs)
+    study = step.study
+    rows = latest_pilot_only(study_ratings(step.raterlab, study.name))
+    recompute = not step.unchanged(rows)
     if not recompute:
-        table = _study_frame(raterlab, "gold.agreement", study.name)
+        table = step.frame("gold.agreement")
     else:
         table = field_agreement(study, rows)
         frames = {
@@ -131,10 +110,8 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
             "gold.agreement_matrices": matrices(study, rows),
             "staging.agreement_thresholds": threshold_results(study, table),
         }
-        with raterlab.warehouse() as con:
-            memo.write_tables(con, study.name, frames, "agreement", inputs)
-            publish(con, raterlab.paths.published, frames)
-    plot = forest_plot(study, table, raterlab.paths.reports / study.name / "agreement.png")
+        step.write(frames, published=True)
+    plot = forest_plot(study, table, step.reports / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]
     shown = overall.sort_values("headline", ascending=False, kind="stable")[
         [
@@ -155,14 +132,55 @@ def agreement(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
             "rows": len(table),
             "ratings": len(rows),
             "recomputed": recompute,
-            "inputs": inputs,
+            "inputs": step.inputs,
             "plot": dg.MetadataValue.path(str(plot)) if plot else "no ratings yet",
             "forest_plot": image_md(plot) if plot else "no ratings yet",
-            "overall": dg.MetadataValue.md(
-                shown.round(3).to_markdown(index=False) if len(shown) else "no ratings yet"
-            ),
+            "overall": table_md(shown, "no ratings yet"),
         }
     )
 
 
-agreement_assets = [pilot_agreement, agreement]
+@dg.asset_check(
+    asset=pilot_agreement, name="pilot_gate", partitions_def=study_partitions, blocking=True
+)
+def pilot_gate_open(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """The main round goes out only when the pilot is complete and its agreement clears the
+    study's gate. Until then this check fails as a warning (a held-back main round is the
+    design working, not a broken run) and the main-round packets are skipped."""
+    gate = study_frame(raterlab, "staging.pilot_gate", context.partition_key).iloc[0]
+    passed = bool(gate["passed"])
+    return dg.AssetCheckResult(
+        passed=passed,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "status": "open: the main round may go out" if passed else "closed: main round held",
+            "message": str(gate["message"]),
+        },
+    )
+
+
+@dg.asset_check(asset=agreement, partitions_def=study_partitions)
+def agreement_thresholds(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Every minimum the study declares (per field, or pooled per task), as a warning; its
+    metadata leads with the protocol's coefficient of each field on all items (the
+    ``headline`` rows of ``gold.agreement``) against its target."""
+    study = raterlab.study(context.partition_key)
+    results = study_frame(raterlab, "staging.agreement_thresholds", study.name)
+    if results.empty:
+        return dg.AssetCheckResult(passed=True, metadata={"note": "no ratings yet"})
+    failing = results[~results["passed"].astype(bool)]
+    table = study_frame(raterlab, "gold.agreement", study.name)
+    headline = headline_table(study, table, ["all"])
+    return dg.AssetCheckResult(
+        passed=failing.empty,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "headline": table_md(headline, "no headline rows", decimals=None),
+            "below_minimum": len(failing),
+            "thresholds": table_md(results, "no thresholds"),
+        },
+    )

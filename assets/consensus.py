@@ -3,49 +3,54 @@ decisions -> consensus (gold.items, gold.consensus, views) -> exports.
 
 Each run advances the loop by one step: it issues whatever is newly disputed, ingests the
 decisions that came back, and recomputes consensus from everything known so far.
+
+Its checks: the gold-table contract (blocking: nothing is exported from tables that break
+it), unresolved fields, and the adjudication backlog.
 """
 
 import dagster as dg
 import pandas as pd
 
-from assets.ingest import labels
+from assets.metadata import list_md, table_md
 from assets.partitions import study_partitions
-from assets.tables import table_metadata
+from assets.study_asset import StudyStep, study_asset
 from raterlab.adjudication.ingest import ensure_tables, inbox_dir, ingest_inbox
-from raterlab.adjudication.packets import issue_packets, refresh_queue, restore_tiebreak_key
-from raterlab.adjudication.queue import backlog
+from raterlab.adjudication.packets import (
+    current_queue,
+    issue_packets,
+    read_adjudication_key,
+    refresh_queue,
+    restore_tiebreak_key,
+)
+from raterlab.adjudication.queue import OPEN_STATES, backlog
+from raterlab.consensus.draft import policy_consensus
+from raterlab.consensus.inputs import counting_ratings, load_tables
 from raterlab.consensus.recovery import overall
+from raterlab.design.blinding import KEY_COLUMNS
 from raterlab.exports import exporters_for
 from raterlab.exports.bundle import load_bundle
 from raterlab.exports.write import write_exports
 from raterlab.gold.build import CONSENSUS_TABLES, build_consensus
-from raterlab.publish import publish
+from raterlab.gold.contract import validate_gold
+from raterlab.warehouse import read_table, replace_study_rows
 from resources import Raterlab
 
 GROUP = "consensus"
 
 
 def _md(frame: pd.DataFrame) -> dg.MetadataValue:
-    return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
+    """``frame`` as a Markdown table, numbers as they are, or ``none``."""
+    return table_md(frame, decimals=None)
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[labels],
-    kinds={"duckdb"},
-    metadata=table_metadata("adjudication_queue", "staging.adjudication_queue"),
-)
-def adjudication_queue(
-    context: dg.AssetExecutionContext, raterlab: Raterlab
-) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=["labels"], kinds={"duckdb"}, table="staging.adjudication_queue")
+def adjudication_queue(step: StudyStep) -> dg.MaterializeResult:
     """Disputed fields by the study's ``consensus.adjudicate`` rule, lowest agreement first,
     with their route (adjudicator or third annotator) and state, in
     ``staging.adjudication_queue``."""
-    study = raterlab.study(context.partition_key)
-    with raterlab.warehouse() as con:
-        restore_tiebreak_key(con, study, raterlab.blinding_secret())
-        queue = refresh_queue(con, study)
+    with step.raterlab.warehouse() as con:
+        restore_tiebreak_key(con, step.study, step.raterlab.blinding_secret())
+        queue = refresh_queue(con, step.study)
     return dg.MaterializeResult(
         metadata={
             "disputed_fields": len(queue),
@@ -56,23 +61,18 @@ def adjudication_queue(
     )
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[adjudication_queue],
-    kinds={"csv"},
-    metadata=table_metadata("adjudication_packets", "staging.adjudication_key"),
+@study_asset(
+    group=GROUP, deps=[adjudication_queue], kinds={"csv"}, table="staging.adjudication_key"
 )
-def adjudication_packets(
-    context: dg.AssetExecutionContext, raterlab: Raterlab
-) -> dg.MaterializeResult:
+def adjudication_packets(step: StudyStep) -> dg.MaterializeResult:
     """New open disputes issued: an adjudication packet in
     ``outbox/<study>/adjudication/<batch>/`` (blind to condition, model, judge and rater),
     and, where the study breaks ties with a third annotator, normal packets for an annotator
     who has not rated the item (round ``tiebreak``)."""
-    study = raterlab.study(context.partition_key)
-    with raterlab.warehouse() as con:
-        issued = issue_packets(study, raterlab.paths, con, raterlab.blinding_secret())
+    with step.raterlab.warehouse() as con:
+        issued = issue_packets(
+            step.study, step.raterlab.paths, con, step.raterlab.blinding_secret()
+        )
     return dg.MaterializeResult(
         metadata={
             "adjudication_batch": issued["adjudication_batch"] or "none",
@@ -80,29 +80,26 @@ def adjudication_packets(
             "fields": issued["fields"],
             "tiebreak_batch": issued["tiebreak_batch"] or "none",
             "tiebreak_items": issued["tiebreak_items"],
-            "packets": dg.MetadataValue.md(
-                "\n".join(f"- `{p}`" for p in issued["packets"]) or "none"
-            ),
+            "packets": list_md(f"`{p}`" for p in issued["packets"]),
         }
     )
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
+@study_asset(
+    group=GROUP,
     deps=[adjudication_packets],
     kinds={"csv", "duckdb"},
-    metadata=table_metadata("adjudications", "gold.adjudications"),
+    table="gold.adjudications",
 )
-def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+def adjudications(step: StudyStep) -> dg.MaterializeResult:
     """Returned decisions from ``inbox/<study>/adjudication/`` into ``gold.adjudications``:
     archived by hash, validated (field domains from the study, required rationale), a bad
     file quarantined with its report; one transaction per file."""
-    study = raterlab.study(context.partition_key)
-    with raterlab.warehouse() as con:
+    study = step.study
+    with step.raterlab.warehouse() as con:
         ensure_tables(con)
-        results = ingest_inbox(study, raterlab.paths, con)
-        publish(con, raterlab.paths.published, ["gold.adjudications", "gold.adjudication_history"])
+        results = ingest_inbox(study, step.raterlab.paths, con)
+        step.publish(con, ["gold.adjudications", "gold.adjudication_history"])
         total = con.execute(
             "SELECT count(*) FROM gold.adjudications WHERE study = ?", [study.name]
         ).fetchall()[0][0]
@@ -116,7 +113,7 @@ def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     )
     return dg.MaterializeResult(
         metadata={
-            "inbox": dg.MetadataValue.path(str(inbox_dir(raterlab.paths, study.name))),
+            "inbox": dg.MetadataValue.path(str(inbox_dir(step.raterlab.paths, study.name))),
             "new_files": len(table),
             "decisions_in_study": int(total),
             "files": _md(table),
@@ -124,22 +121,16 @@ def adjudications(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     )
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[adjudications],
-    kinds={"duckdb"},
-    metadata=table_metadata("consensus", "gold.consensus"),
-)
-def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=[adjudications], kinds={"duckdb"}, table="gold.consensus")
+def consensus(step: StudyStep) -> dg.MaterializeResult:
     """``gold.consensus`` (a value and status per item and rating field, by the study's
     policy, with Dawid-Skene beside it) and ``gold.items`` (the unblinded items), replaced
     for the study in one transaction, and the views ``gold.consensus_items``,
     ``gold.consensus_by_condition`` and ``gold.<study>__<task>__consensus``."""
-    study = raterlab.study(context.partition_key)
-    with raterlab.warehouse() as con:
+    study = step.study
+    with step.raterlab.warehouse() as con:
         built = build_consensus(con, study)
-        publish(con, raterlab.paths.published, CONSENSUS_TABLES)
+        step.publish(con, CONSENSUS_TABLES)
     statuses = built.consensus["status"].value_counts().rename_axis("status").reset_index()
     metadata = {
         "rows": len(built.consensus),
@@ -153,27 +144,130 @@ def consensus(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Mater
     return dg.MaterializeResult(metadata=metadata)
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[consensus, dg.AssetKey("judge_calibration"), dg.AssetKey("condition_comparison")],
+@study_asset(
+    group=GROUP,
+    deps=[consensus, "judge_calibration", "condition_comparison"],
     kinds={"json", "parquet"},
 )
-def exports(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+def exports(step: StudyStep) -> dg.MaterializeResult:
     """What the study promises, in ``exports/<study>/``: Parquet of its gold tables, plus the
     study's own formats (``exports:`` in the study file)."""
-    study = raterlab.study(context.partition_key)
-    with raterlab.warehouse(read_only=True) as con:
-        bundle = load_bundle(con, study, run_id=context.run_id)
-    root = raterlab.paths.root / "exports"
+    study = step.study
+    with step.raterlab.warehouse(read_only=True) as con:
+        bundle = load_bundle(con, study, run_id=step.context.run_id)
+    root = step.raterlab.paths.root / "exports"
     files = write_exports(bundle, root)
     return dg.MaterializeResult(
         metadata={
             "folder": dg.MetadataValue.path(str(root / study.name)),
             "exporters": ", ".join(f.__name__ for f in exporters_for(study)),
-            "files": dg.MetadataValue.md("\n".join(f"- `{f}`" for f in files)),
+            "files": list_md((f"`{f}`" for f in files), empty=""),
         }
     )
 
 
-consensus_assets = [adjudication_queue, adjudication_packets, adjudications, consensus, exports]
+def _row_condition(condition) -> str:
+    """The rows an expectation applies to, as its filter text ('' for every row)."""
+    if isinstance(condition, dict):
+        return str(condition.get("pass_through_filter", condition))
+    return "" if condition in (None, "") else str(condition)
+
+
+@dg.asset_check(asset=consensus, partitions_def=study_partitions, blocking=True)
+def gold_table_contract(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Great Expectations suite on gold.consensus and gold.items: statuses allowed, one row per
+    item and field, a value for every resolved field, values inside each field's domain,
+    counts consistent with the ratings and the assignment. The results are kept in
+    ``staging.gold_contract`` for the study report; Data Docs in
+    ``reports/<study>/gold_contract/``."""
+    study = raterlab.study(context.partition_key)
+    with raterlab.warehouse(read_only=True) as con:
+        labels = read_table(con, "gold.labels", study.name)
+        key = read_table(con, "staging.blinding_key", study.name)
+        gold = read_table(con, "gold.consensus", study.name)
+        items = read_table(con, "gold.items", study.name, ("record",))
+    result = validate_gold(
+        study,
+        gold,
+        items,
+        counting_ratings(study, labels),
+        pd.DataFrame(columns=list(KEY_COLUMNS)) if key is None else key,
+        raterlab.paths.reports / study.name,
+    )
+    shown = result.results[
+        ["table", "expectation", "column", "condition", "success", "unexpected_count", "examples"]
+    ]
+    shown = shown.assign(
+        condition=shown["condition"].map(_row_condition),
+        unexpected_count=shown["unexpected_count"].astype("Int64"),
+    )
+    with raterlab.warehouse() as con:
+        replace_study_rows(con, "staging.gold_contract", study.name, shown)
+    return dg.AssetCheckResult(
+        passed=result.success,
+        metadata={
+            "expectations": len(shown),
+            "failed": int((~shown["success"]).sum()),
+            "data_docs": dg.MetadataValue.path(str(result.docs)),
+            "results": _md(shown.sort_values("success", kind="stable")),
+        },
+    )
+
+
+@dg.asset_check(asset=consensus, partitions_def=study_partitions)
+def unresolved_consensus(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Fields without a consensus value (``unresolved``; ``excluded`` are counted apart): a
+    warning while any remains."""
+    with raterlab.warehouse(read_only=True) as con:
+        gold = read_table(con, "gold.consensus", context.partition_key)
+    gold = pd.DataFrame(columns=["task", "field", "status", "reason"]) if gold is None else gold
+    open_rows = gold[gold["status"] == "unresolved"]
+    why = (
+        open_rows.assign(reason=open_rows["reason"].fillna("").str.split("; ").str[-1])
+        .groupby(["task", "field", "reason"])
+        .size()
+        .rename("fields")
+        .reset_index()
+    )
+    return dg.AssetCheckResult(
+        passed=open_rows.empty,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "unresolved": len(open_rows),
+            "excluded": int((gold["status"] == "excluded").sum()),
+            "by_reason": _md(why),
+        },
+    )
+
+
+@dg.asset_check(asset=adjudications, partitions_def=study_partitions)
+def adjudication_backlog(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Disputes not yet settled (open, in a packet awaiting its decision, or awaiting a third
+    annotator) and quarantined decision files: a warning while any remains. The consensus and
+    queue it needs after new decisions are kept (``staging.consensus_draft``,
+    ``staging.adjudication_queue``) for the ``consensus`` asset (a writable connection for
+    that)."""
+    study = raterlab.study(context.partition_key)
+    with raterlab.warehouse() as con:
+        tables = load_tables(con, study)
+        draft = policy_consensus(con, study, tables)
+        queue = current_queue(con, study, tables, draft, read_adjudication_key(con, study.name))
+        files = read_table(con, "staging.adjudication_files", study.name)
+    rejected = 0 if files is None else int((files["status"] == "rejected").sum())
+    pending = queue[queue["state"].isin(OPEN_STATES)]
+    return dg.AssetCheckResult(
+        passed=pending.empty and rejected == 0,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "open_fields": len(pending),
+            "open_items": int(pending["item_id"].nunique()) if len(pending) else 0,
+            "quarantined_files": rejected,
+            "backlog": _md(backlog(queue)),
+        },
+    )

@@ -1,16 +1,24 @@
-"""From a study file and its generations to blinded packets in the outbox."""
+"""From a study file and its generations to blinded packets in the outbox, and the checks on
+them: the assignment meets the design; every packet holds exactly its assigned rows; no packet
+file holds a hidden value.
+
+The two packet checks read every file of the round; a check that passed on exactly the same
+files (their SHA-256 as they are now), key or generations passes again without reading them
+(:mod:`raterlab.memo`). A failed check is evaluated afresh every time."""
 
 import hashlib
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 import dagster as dg
 import pandas as pd
 
-from assets.memo import skipped, unchanged, write
+from assets.frames import decoded_generations, generations_text, study_frame
+from assets.memo import record, unchanged
+from assets.metadata import list_md
 from assets.partitions import study_partitions
-from assets.tables import create_tables, table_metadata
+from assets.study_asset import StudyStep, study_asset
 from raterlab import memo
-from raterlab import warehouse as wh
 from raterlab.adjudication.packets import sealed_tiebreak_rows
 from raterlab.design import (
     assign,
@@ -21,7 +29,10 @@ from raterlab.design import (
     write_packets,
 )
 from raterlab.design.cost import tier_costs
+from raterlab.design.packets import on_disk
 from raterlab.design.rounds import in_round
+from raterlab.design.shares import share_problems, tier_shares
+from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
 from raterlab.errors import StudyChanged
 from raterlab.ingest.changes import follow_study
 from resources import Raterlab
@@ -29,46 +40,15 @@ from resources import Raterlab
 GROUP = "design"
 
 
-def _study_frame(rl: Raterlab, table: str, study: str, json_columns: tuple[str, ...] = ()):
-    with rl.warehouse(read_only=True) as con:
-        return wh.decode_json(wh.read_study_rows(con, table, study), json_columns)
-
-
-def _optional_frame(rl: Raterlab, table: str, study: str) -> pd.DataFrame | None:
-    """``study``'s rows of ``table``, or ``None`` before the table exists."""
-    with rl.warehouse(read_only=True) as con:
-        if not wh.table_exists(con, table):
-            return None
-    return _study_frame(rl, table, study)
-
-
-def _write(rl: Raterlab, table: str, study: str, frame: pd.DataFrame) -> int:
-    with rl.warehouse() as con:
-        return wh.replace_study_rows(con, table, study, frame)
-
-
-GENERATION_JSON = ("record", "expected")
-
-
-def _generations_text(rl: Raterlab, study: str) -> pd.DataFrame:
-    """``raw.generations`` as stored (JSON as text): what a design step's fingerprint reads."""
-    return _study_frame(rl, "raw.generations", study)
-
-
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    kinds={"yaml", "duckdb"},
-    metadata=table_metadata("study_protocol", "staging.study_protocol"),
-)
-def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, kinds={"yaml", "duckdb"}, table="staging.study_protocol")
+def study_protocol(step: StudyStep) -> dg.MaterializeResult:
     """The study file, validated into the typed protocol; a copy is kept in
     ``staging.study_protocol`` with its hash, so every later table can be traced to it. A
     file edited after ratings came in is checked against them
     (:func:`raterlab.ingest.changes.follow_study`): a dropped field fails the run, renames
     are applied, values the new rules reject are listed in ``staging.held_ratings``."""
-    study = raterlab.study(context.partition_key)
-    with raterlab.warehouse() as con:
+    study = step.study
+    with step.raterlab.warehouse() as con:
         try:
             change = follow_study(con, study)
         except StudyChanged as exc:
@@ -81,7 +61,7 @@ def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.
         "yaml": text,
         "loaded_at": datetime.now(UTC),
     }
-    _write(raterlab, "staging.study_protocol", study.name, pd.DataFrame([row]))
+    step.write({"staging.study_protocol": pd.DataFrame([row])})
     return dg.MaterializeResult(
         metadata={
             "tasks": ", ".join(study.tasks),
@@ -89,30 +69,21 @@ def study_protocol(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.
             "rating_fields": sum(len(t.rating_fields) for t in study.tasks.values()),
             "sha256": row["sha256"],
             "held_ratings": len(change.held),
-            "study_change": dg.MetadataValue.md(
-                "\n".join(f"- {line}" for line in change.lines()) or "none"
-            ),
+            "study_change": list_md(change.lines()),
         }
     )
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[study_protocol],
-    kinds={"duckdb"},
-    metadata=table_metadata("raw_generations", "raw.generations"),
-)
-def raw_generations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=[study_protocol], kinds={"duckdb"}, table="raw.generations")
+def raw_generations(step: StudyStep) -> dg.MaterializeResult:
     """Model generations from the study's JSONL in ``raw.generations``, one row per item.
     A bad line fails the run, naming file, line and what is wrong. Skipped (the table left as
     it is) when the study and the file's bytes are those of the last write."""
-    study = raterlab.study(context.partition_key)
-    inputs = memo.fingerprint(study, study.path_of(study.generations).read_bytes())
-    if unchanged(raterlab, study.name, "raw_generations", inputs):
-        return skipped(inputs)
+    study = step.study
+    if step.unchanged(study.path_of(study.generations).read_bytes()):
+        return step.skipped()
     frame = read_generations(study).assign(source_file=study.generations)
-    write(raterlab, study.name, {"raw.generations": frame}, "raw_generations", inputs)
+    step.write({"raw.generations": frame})
     counts = frame.groupby(["task", "role"]).size()
     return dg.MaterializeResult(
         metadata={
@@ -122,27 +93,22 @@ def raw_generations(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg
     )
 
 
-@dg.asset(
+@study_asset(
     name="routed_items",
-    partitions_def=study_partitions,
-    group_name=GROUP,
+    group=GROUP,
     deps=[raw_generations],
     kinds={"duckdb"},
-    metadata=table_metadata("routed_items", "gold.tier_costs"),
+    table="gold.tier_costs",
 )
-def routed_items_asset(
-    context: dg.AssetExecutionContext, raterlab: Raterlab
-) -> dg.MaterializeResult:
+def routed_items_asset(step: StudyStep) -> dg.MaterializeResult:
     """Each ordinary item's tier (and the rule that set it), stratum and sample membership,
     in ``staging.routed_items``; with the study's ``tiers:``, the labeling cost and labeler-days
     per tier in ``gold.tier_costs``. Skipped when the study and the generations are those of
     the last write."""
-    study = raterlab.study(context.partition_key)
-    generations = _generations_text(raterlab, study.name)
-    inputs = memo.fingerprint(study, generations)
-    if unchanged(raterlab, study.name, "routed_items", inputs):
-        return skipped(inputs)
-    routed = routed_items(study, wh.decode_json(generations, GENERATION_JSON))
+    generations = step.generations_text()
+    if step.unchanged(generations):
+        return step.skipped()
+    routed = routed_items(step.study, decoded_generations(generations))
     frames = {"staging.routed_items": routed}
     sampled = routed[routed["sampled"]]
     metadata = {
@@ -150,53 +116,35 @@ def routed_items_asset(
         "sampled": len(sampled),
         "tiers": dg.MetadataValue.json(sampled["tier"].value_counts().to_dict()),
     }
-    if study.tiers:
-        frames["gold.tier_costs"] = costs = tier_costs(study, routed)
+    if step.study.tiers:
+        frames["gold.tier_costs"] = costs = tier_costs(step.study, routed)
         metadata["cost"] = dg.MetadataValue.md(costs.round(3).to_markdown(index=False))
-    else:
-        with raterlab.warehouse() as con:
-            create_tables(con, "routed_items")
-    write(raterlab, study.name, frames, "routed_items", inputs)
+    step.write(frames)
     return dg.MaterializeResult(metadata=metadata)
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[routed_items_asset],
-    kinds={"duckdb"},
-    metadata=table_metadata("assignments", "staging.assignments"),
-)
-def assignments(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=[routed_items_asset], kinds={"duckdb"}, table="staging.assignments")
+def assignments(step: StudyStep) -> dg.MaterializeResult:
     """Who rates what, in which batch: overlap by tier, pilot (and the repeated pilot rounds
     of ``staging.pilot_rounds``), spot checks, hidden duplicates, attention checks and
     calibration items, in ``staging.assignments``. Skipped when the study, the routed items,
     the pilot rounds and the generations are those of the last write."""
-    study = raterlab.study(context.partition_key)
-    routed = _study_frame(raterlab, "staging.routed_items", study.name)
-    repeats = _optional_frame(raterlab, "staging.pilot_rounds", study.name)
-    generations = _generations_text(raterlab, study.name)
-    inputs = memo.fingerprint(study, routed, repeats, generations)
-    if unchanged(raterlab, study.name, "assignments", inputs):
-        return skipped(inputs)
+    routed = step.frame("staging.routed_items")
+    repeats = step.optional_frame("staging.pilot_rounds")
+    generations = step.generations_text()
+    if step.unchanged(routed, repeats, generations):
+        return step.skipped()
     rounds = 1 + (0 if repeats is None else len(repeats))
-    generations = wh.decode_json(generations, GENERATION_JSON)
-    table = assign(study, routed, generations, pilot_rounds=rounds)
-    write(raterlab, study.name, {"staging.assignments": table}, "assignments", inputs)
+    table = assign(step.study, routed, decoded_generations(generations), pilot_rounds=rounds)
+    step.write({"staging.assignments": table})
     load = table.groupby(["annotator_id", "kind"]).size().unstack(fill_value=0)
     return dg.MaterializeResult(
         metadata={"rows": len(table), "load": dg.MetadataValue.md(load.to_markdown())}
     )
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[assignments],
-    kinds={"duckdb"},
-    metadata=table_metadata("blinding_key", "staging.blinding_key"),
-)
-def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=[assignments], kinds={"duckdb"}, table="staging.blinding_key")
+def blinding_key(step: StudyStep) -> dg.MaterializeResult:
     """The sealed key: opaque token and position of every packet row, in
     ``staging.blinding_key``. It never leaves the warehouse. Third annotators assigned to
     break ties keep their rows (same tokens) when the key is sealed again.
@@ -204,71 +152,71 @@ def blinding_key(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Ma
     Skipped when the study, the assignments and the secret are those of the last write: the
     third annotators' rows are kept up to date in the key by the adjudication packets that
     assign them (:func:`raterlab.adjudication.packets.merge_tiebreak_key`)."""
-    study = raterlab.study(context.partition_key)
-    table = _study_frame(raterlab, "staging.assignments", study.name)
-    secret = raterlab.blinding_secret()
-    inputs = memo.fingerprint(study, table, secret)
-    if unchanged(raterlab, study.name, "blinding_key", inputs):
-        return skipped(inputs)
-    key = seal(study, table, secret)
-    with raterlab.warehouse(read_only=True) as con:
-        tiebreak = sealed_tiebreak_rows(con, study, secret)
+    table = step.frame("staging.assignments")
+    secret = step.raterlab.blinding_secret()
+    if step.unchanged(table, secret):
+        return step.skipped()
+    key = seal(step.study, table, secret)
+    with step.raterlab.warehouse(read_only=True) as con:
+        tiebreak = sealed_tiebreak_rows(con, step.study, secret)
     if len(tiebreak):
         key = pd.concat([key, tiebreak], ignore_index=True)
-    write(raterlab, study.name, {"staging.blinding_key": key}, "blinding_key", inputs)
+    step.write({"staging.blinding_key": key})
     return dg.MaterializeResult(metadata={"tokens": len(key)})
 
 
-def _packets_asset(round_name: str, description: str, gate=None) -> dg.AssetsDefinition:
-    @dg.asset(
+def _held_back(step: StudyStep) -> str | None:
+    """Why the main round waits (the pilot gate's message), or ``None`` when it may go."""
+    gate = step.frame("staging.pilot_gate")
+    if gate.empty:
+        return "main round held back: the pilot gate has not been evaluated yet"
+    return None if bool(gate["passed"].iloc[0]) else str(gate["message"].iloc[0])
+
+
+def _packets_asset(
+    round_name: str, description: str, gate: dg.AssetKey | None = None
+) -> dg.AssetsDefinition:
+    """The packets of ``round_name``, written to the outbox; with a ``gate``, held back (no
+    materialization, an observation saying why) while :func:`_held_back` says so."""
+    files_table = f"staging.{round_name}_packet_files"
+
+    @study_asset(
         name=f"{round_name}_packets",
-        partitions_def=study_partitions,
-        group_name=GROUP,
+        group=GROUP,
         deps=[blinding_key, *([gate] if gate else [])],
         kinds={"csv"},
+        table=files_table,
         description=description,
         output_required=gate is None,
-        metadata=table_metadata(f"{round_name}_packets", f"staging.{round_name}_packet_files"),
     )
-    def _packets(context: dg.AssetExecutionContext, raterlab: Raterlab):
-        study = raterlab.study(context.partition_key)
-        if gate is not None and (held := _held_back(raterlab, study.name)):
-            context.log.info(f"{study.name}: {held}")
+    def packets(step: StudyStep) -> Iterator[dg.MaterializeResult]:
+        context = step.context
+        if gate is not None and (held := _held_back(step)):
+            context.log.info(f"{step.study.name}: {held}")
             context.log_event(
                 dg.AssetObservation(asset_key=context.asset_key, metadata={"held_back": held})
             )
             return
-        key = _study_frame(raterlab, "staging.blinding_key", study.name)
+        key = step.frame("staging.blinding_key")
         key = key[in_round(key["round"], round_name)]
-        generations = _generations_text(raterlab, study.name)
-        outbox = raterlab.paths.outbox
-        table = f"staging.{round_name}_packet_files"
-        inputs = memo.fingerprint(study, round_name, key, generations)
-        if unchanged(raterlab, study.name, context.asset_key.path[-1], inputs) and files_intact(
-            _study_frame(raterlab, table, study.name), outbox
+        generations = step.generations_text()
+        outbox = step.raterlab.paths.outbox
+        if step.unchanged(round_name, key, generations) and files_intact(
+            step.frame(files_table), outbox
         ):
-            yield skipped(inputs, outbox=dg.MetadataValue.path(str(outbox / study.name)))
+            yield step.skipped(outbox=dg.MetadataValue.path(str(outbox / step.study.name)))
             return
-        generations = wh.decode_json(generations, GENERATION_JSON)
-        files = write_packets(study, key, generations, outbox)
-        write(raterlab, study.name, {table: files}, context.asset_key.path[-1], inputs)
+        files = write_packets(step.study, key, decoded_generations(generations), outbox)
+        step.write({files_table: files})
         yield dg.MaterializeResult(
             metadata={
                 "packets": len(files[["annotator_id", "batch"]].drop_duplicates()),
                 "rows": int(files.loc[files["kind"] == "template", "n_rows"].sum()),
-                "outbox": dg.MetadataValue.path(str(outbox / study.name)),
+                "outbox": dg.MetadataValue.path(str(outbox / step.study.name)),
             }
         )
 
-    return _packets
-
-
-def _held_back(raterlab: Raterlab, study: str) -> str | None:
-    """Why the main round waits (the pilot gate's message), or ``None`` when it may go."""
-    gate = _study_frame(raterlab, "staging.pilot_gate", study)
-    if gate.empty:
-        return "main round held back: the pilot gate has not been evaluated yet"
-    return None if bool(gate["passed"].iloc[0]) else str(gate["message"].iloc[0])
+    return packets
 
 
 pilot_packets = _packets_asset(
@@ -288,12 +236,111 @@ main_packets = _packets_asset(
     gate=dg.AssetKey("pilot_agreement"),
 )
 
-design_assets = [
-    study_protocol,
-    raw_generations,
-    routed_items_asset,
-    assignments,
-    blinding_key,
-    pilot_packets,
-    main_packets,
-]
+
+def _result(problems: list[str], numbers: dict) -> dg.AssetCheckResult:
+    metadata = {
+        k: dg.MetadataValue.json(v) if isinstance(v, dict) else v for k, v in numbers.items()
+    }
+    if problems:
+        metadata["problems"] = list_md(problems)
+    return dg.AssetCheckResult(passed=not problems, metadata=metadata)
+
+
+@dg.asset_check(asset=assignments, partitions_def=study_partitions, blocking=True)
+def assignment_matches_design(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Overlap per tier, pilot size, spot-check share and load balance are the design's."""
+    study = raterlab.study(context.partition_key)
+    routed = study_frame(raterlab, "staging.routed_items", study.name)
+    table = study_frame(raterlab, "staging.assignments", study.name)
+    return _result(*verify_assignments(study, routed, table))
+
+
+@dg.asset_check(asset=routed_items_asset, partitions_def=study_partitions)
+def routed_shares_near_targets(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Each tier's share of the routed items is within ``routing.target_tolerance`` of the
+    study's ``routing.targets`` (a warning: the routing rules decide, the targets check)."""
+    study = raterlab.study(context.partition_key)
+    shares = tier_shares(study, study_frame(raterlab, "staging.routed_items", study.name))
+    problems = share_problems(study, shares)
+    metadata = {"shares": dg.MetadataValue.md(shares.round(3).to_markdown(index=False))}
+    if problems:
+        metadata["problems"] = list_md(problems)
+    return dg.AssetCheckResult(
+        passed=not problems, severity=dg.AssetCheckSeverity.WARN, metadata=metadata
+    )
+
+
+def _passed_before(
+    raterlab: Raterlab,
+    study: str,
+    step: str,
+    check: Callable[[], tuple[list[str], dict]],
+    inputs: str,
+) -> dg.AssetCheckResult:
+    """``check()``'s result, or a pass without running it when it passed on ``inputs`` before;
+    a pass is recorded for ``inputs``."""
+    if unchanged(raterlab, study, step, inputs):
+        return dg.AssetCheckResult(
+            passed=True, metadata={"unchanged": "passed before on the same files", "inputs": inputs}
+        )
+    problems, numbers = check()
+    if not problems:
+        record(raterlab, study, step, inputs)
+    return _result(problems, numbers)
+
+
+def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.AssetChecksDefinition]:
+    files_table = f"staging.{round_name}_packet_files"
+
+    @dg.asset_check(
+        asset=packets,
+        partitions_def=study_partitions,
+        name="packets_match_assignment",
+        blocking=True,
+    )
+    def _match(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
+        """Every assigned row is in exactly its own packet, once; no packet holds another row."""
+        study = raterlab.study(context.partition_key)
+        key = study_frame(raterlab, "staging.blinding_key", study.name)
+        files = study_frame(raterlab, files_table, study.name)
+        own = key[in_round(key["round"], round_name)]
+        outbox = raterlab.paths.outbox
+        inputs = memo.fingerprint(study, own, files, on_disk(files, outbox))
+        return _passed_before(
+            raterlab,
+            study.name,
+            f"{round_name}_packets_packets_match_assignment",
+            lambda: verify_packets(own, files, outbox, study.packet.item_column),
+            inputs,
+        )
+
+    @dg.asset_check(
+        asset=packets,
+        partitions_def=study_partitions,
+        name="no_hidden_values_in_packets",
+        blocking=True,
+    )
+    def _leaks(context: dg.AssetCheckExecutionContext, raterlab: Raterlab) -> dg.AssetCheckResult:
+        """Scan the written files for hidden values, hidden keys and source item ids."""
+        study = raterlab.study(context.partition_key)
+        files = study_frame(raterlab, files_table, study.name)
+        generations = generations_text(raterlab, study.name)
+        outbox = raterlab.paths.outbox
+        inputs = memo.fingerprint(study, files, on_disk(files, outbox), generations)
+        return _passed_before(
+            raterlab,
+            study.name,
+            f"{round_name}_packets_no_hidden_values_in_packets",
+            lambda: verify_no_hidden_values(study, decoded_generations(generations), files, outbox),
+            inputs,
+        )
+
+    return [_match, _leaks]
+
+
+pilot_packet_checks = _packet_checks(pilot_packets, "pilot")
+main_packet_checks = _packet_checks(main_packets, "main")

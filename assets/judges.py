@@ -1,31 +1,24 @@
-"""Judge calibration: every judge of the study against the humans, after consensus."""
+"""Judge calibration: every judge of the study against the humans, after consensus. Its
+check: judges outside the study's bounds (a warning)."""
 
 import dagster as dg
-import pandas as pd
 
-from assets.consensus import consensus
+from assets.metadata import table_md
 from assets.partitions import study_partitions
-from assets.tables import create_tables, table_metadata
+from assets.study_asset import StudyStep, study_asset
 from raterlab.judges.plot import HEADLINE_COLUMNS, headline
+from raterlab.judges.store import read_calibration
 from raterlab.judges.study import run_study
-from raterlab.publish import publish
 from resources import Raterlab
 
 
-def _md(frame: pd.DataFrame) -> dg.MetadataValue:
-    return dg.MetadataValue.md(frame.to_markdown(index=False) if len(frame) else "none")
-
-
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name="consensus",
-    deps=[consensus],
+@study_asset(
+    group="consensus",
+    deps=["consensus"],
     kinds={"duckdb", "png"},
-    metadata=table_metadata("judge_calibration", "gold.judge_calibration"),
+    table="gold.judge_calibration",
 )
-def judge_calibration(
-    context: dg.AssetExecutionContext, raterlab: Raterlab
-) -> dg.MaterializeResult:
+def judge_calibration(step: StudyStep) -> dg.MaterializeResult:
     """``gold.judge_calibration`` (each judge of the study's ``judges:`` section against the
     humans, per field, slice and level, with bootstrap intervals and the human ceiling) and
     ``gold.judge_weights`` (agreement with the consensus, alpha with and without the judge, a
@@ -33,14 +26,13 @@ def judge_calibration(
     ``reports/<study>/judge_calibration.png``. When the ratings, verdicts, records and tiers
     are those the stored calibration was computed from, its rows are taken again and only the
     weights (which read the consensus) are computed."""
-    study = raterlab.study(context.partition_key)
+    study = step.study
     if study.judges is None:
-        with raterlab.warehouse() as con:
-            create_tables(con, "judge_calibration")
+        step.create_empty_tables()
         return dg.MaterializeResult(metadata={"judges": "none declared"})
-    with raterlab.warehouse() as con:
-        result, plot = run_study(con, study, raterlab.paths)
-        publish(con, raterlab.paths.published, ["gold.judge_calibration", "gold.judge_weights"])
+    with step.raterlab.warehouse() as con:
+        result, plot = run_study(con, study, step.raterlab.paths)
+        step.publish(con, ["gold.judge_calibration", "gold.judge_weights"])
     shown = headline(result.calibration)[list(HEADLINE_COLUMNS)].round(3)
     flagged = result.flagged()[["task", "field", "judge", "reason"]]
     return dg.MaterializeResult(
@@ -48,11 +40,29 @@ def judge_calibration(
             "rows": len(result.calibration),
             "judges": len(study.judges.panel),
             "flagged": len(flagged),
-            "headline": _md(shown),
-            "flagged_judges": _md(flagged),
+            "headline": table_md(shown, decimals=None),
+            "flagged_judges": table_md(flagged, decimals=None),
             "plot": dg.MetadataValue.path(str(plot)) if plot else "nothing to plot yet",
         }
     )
 
 
-judge_assets = [judge_calibration]
+@dg.asset_check(asset=judge_calibration, partitions_def=study_partitions)
+def judges_within_bounds(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Every judge inside the study's ``judges.bounds`` (alpha drop when added to the humans,
+    agreement with the consensus); a flagged judge is deweighted, so this warns, not blocks."""
+    with raterlab.warehouse(read_only=True) as con:
+        weights = read_calibration(con, context.partition_key).weights
+    flagged = weights[weights["flagged"].astype(bool)] if len(weights) else weights
+    shown = flagged.reindex(columns=["task", "field", "judge", "agreement", "alpha_drop", "reason"])
+    return dg.AssetCheckResult(
+        passed=flagged.empty,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "judges_checked": int(weights["judge"].nunique()) if len(weights) else 0,
+            "flagged": len(flagged),
+            "flagged_judges": table_md(shown),
+        },
+    )

@@ -1,7 +1,5 @@
-"""Asset bodies that skip their work when their inputs did not change (:mod:`raterlab.memo`)."""
-
-import dagster as dg
-import pandas as pd
+"""Asset and check bodies that skip their work when their inputs did not change
+(:mod:`raterlab.memo`)."""
 
 from raterlab import memo, warehouse
 from resources import Raterlab
@@ -13,27 +11,7 @@ def unchanged(rl: Raterlab, study: str, step: str, inputs: str) -> bool:
         return memo.unchanged(con, study, step, inputs)
 
 
-def skipped(inputs: str, **metadata: object) -> dg.MaterializeResult:
-    """The result of a step that found its tables written from the same inputs."""
-    return dg.MaterializeResult(
-        metadata={
-            "unchanged": "same inputs as the last write: nothing recomputed",
-            **metadata,
-            "inputs": inputs,
-        }
-    )
-
-
 def record(rl: Raterlab, study: str, step: str, inputs: str) -> None:
     """Record ``inputs`` for ``step`` alone (a check that passed on them)."""
     with rl.warehouse() as con, warehouse.transaction(con):
         memo.remember(con, study, step, inputs)
-
-
-def write(
-    rl: Raterlab, study: str, frames: dict[str, pd.DataFrame], step: str, inputs: str
-) -> dict[str, int]:
-    """Replace ``study``'s rows of ``frames``' tables and record ``inputs``, in one
-    transaction."""
-    with rl.warehouse() as con:
-        return memo.write_tables(con, study, frames, step, inputs)

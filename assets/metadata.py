@@ -1,5 +1,7 @@
-"""Metadata the Dagster UI renders well: tables as Markdown tables, plots as inline images."""
+"""Metadata the Dagster UI renders well: tables as Markdown tables, lists as Markdown lists,
+plots as inline images."""
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import dagster as dg
@@ -8,11 +10,20 @@ import pandas as pd
 from raterlab.report.html import data_uri
 
 
-def table_md(frame: pd.DataFrame, empty: str = "none") -> dg.MetadataValue:
-    """``frame`` as a Markdown table (numbers to 3 decimals), or the ``empty`` sentence."""
-    if frame.empty:
+def table_md(
+    frame: pd.DataFrame, empty: str = "none", decimals: int | None = 3
+) -> dg.MetadataValue:
+    """``frame`` as a Markdown table (numbers rounded to ``decimals``; ``None``: as they
+    are), or the ``empty`` sentence when it has no rows."""
+    if not len(frame):
         return dg.MetadataValue.md(empty)
-    return dg.MetadataValue.md(frame.round(3).to_markdown(index=False))
+    shown = frame if decimals is None else frame.round(decimals)
+    return dg.MetadataValue.md(shown.to_markdown(index=False))
+
+
+def list_md(lines: Iterable[str], empty: str = "none") -> dg.MetadataValue:
+    """``lines`` as a Markdown list, or the ``empty`` sentence when there are none."""
+    return dg.MetadataValue.md("\n".join(f"- {line}" for line in lines) or empty)
 
 
 def image_md(path: Path, alt: str = "") -> dg.MetadataValue:

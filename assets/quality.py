@@ -1,19 +1,19 @@
 """Rater quality: self-consistency, attention, calibration, speed, bias and spot-check drift
 per annotator (``gold.rater_quality``), per-item flags, promotions, the PI's review sample
-and a scorecard plot."""
+and a scorecard plot. Its checks, each with the study's ``quality.severity`` (warn or error)
+and its numbers in metadata: attention checks, self-consistency, rushing, calibration, bias,
+and the spot-check drift rule."""
+
+from collections.abc import Callable
 
 import dagster as dg
+import pandas as pd
 
-from assets.design import GENERATION_JSON, _generations_text, _study_frame
-from assets.ingest import labels
-from assets.memo import skipped, unchanged
-from assets.metadata import image_md
+from assets.frames import decoded_generations, study_frame
+from assets.metadata import image_md, list_md, table_md
 from assets.partitions import study_partitions
-from assets.tables import table_metadata
-from raterlab import memo
-from raterlab import warehouse as wh
-from raterlab.publish import publish
-from raterlab.quality import assess, flag_summary, pi_sample, write_pi_sample
+from assets.study_asset import StudyStep, study_asset
+from raterlab.quality import ALL, EVERYONE, assess, flag_summary, pi_sample, write_pi_sample
 from raterlab.quality.plot import plot_quality
 from raterlab.quality.store import quality_frames
 from raterlab.tables.quality import RATER_QUALITY
@@ -22,14 +22,8 @@ from resources import Raterlab
 GROUP = "quality"
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name=GROUP,
-    deps=[labels],
-    kinds={"duckdb"},
-    metadata=table_metadata("rater_quality", "gold.rater_quality"),
-)
-def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+@study_asset(group=GROUP, deps=["labels"], kinds={"duckdb"}, table="gold.rater_quality")
+def rater_quality(step: StudyStep) -> dg.MaterializeResult:
     """``gold.rater_quality`` (annotator x metric x slice, with targets and flags),
     ``gold.rater_item_flags`` (rushed, failed attention checks, inconsistent duplicates,
     answers off the calibration key, outlier items) and ``gold.promotions`` (TRIAGE items
@@ -37,46 +31,39 @@ def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     and a scorecard in ``reports/<study>/rater_quality.png``. Skipped (tables, published copy
     and reports left as they are) when the study, the labels, the generations, the routed
     items and the assignments are those of the last write."""
-    study = raterlab.study(context.partition_key)
-    labels_ = _study_frame(raterlab, "gold.labels", study.name)
-    generations = _generations_text(raterlab, study.name)
-    routed = _study_frame(raterlab, "staging.routed_items", study.name)
-    assigned = _study_frame(raterlab, "staging.assignments", study.name)
-    reports = raterlab.paths.reports / study.name
-    inputs = memo.fingerprint(study, labels_, generations, routed, assigned)
-    written_reports = [reports / "rater_quality.png", reports / "pi_sample.csv"]
-    if unchanged(raterlab, study.name, "rater_quality", inputs) and all(
+    study = step.study
+    labels_ = step.frame("gold.labels")
+    generations = step.generations_text()
+    routed = step.frame("staging.routed_items")
+    assigned = step.frame("staging.assignments")
+    written_reports = [step.reports / "rater_quality.png", step.reports / "pi_sample.csv"]
+    if step.unchanged(labels_, generations, routed, assigned) and all(
         path.is_file() for path in written_reports
     ):
-        table = _study_frame(raterlab, RATER_QUALITY.name, study.name)
+        table = step.frame(RATER_QUALITY.name)
         summary = flag_summary(table) if len(table) else ""
-        return skipped(
-            inputs,
-            summary=dg.MetadataValue.md("\n".join(f"- {line}" for line in summary.splitlines())),
+        return step.skipped(
+            summary=list_md(summary.splitlines(), empty=""),
             scorecard=image_md(written_reports[0], "rater quality"),
         )
-    generations = wh.decode_json(generations, GENERATION_JSON)
+    generations = decoded_generations(generations)
     report = assess(study, labels_, generations, routed, assigned)
-    frames = quality_frames(report)
-    with raterlab.warehouse() as con:
-        written = memo.write_tables(con, study.name, frames, "rater_quality", inputs)
-        publish(con, raterlab.paths.published, written)
-    sample = write_pi_sample(pi_sample(study, labels_, generations), reports)
+    written = step.write(quality_frames(report), published=True)
+    sample = write_pi_sample(pi_sample(study, labels_, generations), step.reports)
     drift = study.quality.drift
     png = plot_quality(
         report.table,
-        raterlab.paths.reports / study.name / "rater_quality.png",
+        step.reports / "rater_quality.png",
         report.weekly,
         drift.max_disagreement if drift else None,
         title=study.title,
     )
-    summary = flag_summary(report.table)
     flagged = report.flagged
     return dg.MaterializeResult(
         metadata={
             "flagged_raters": int(flagged["annotator_id"].nunique()),
             "flagged_rows": len(flagged),
-            "summary": dg.MetadataValue.md("\n".join(f"- {line}" for line in summary.splitlines())),
+            "summary": list_md(flag_summary(report.table).splitlines(), empty=""),
             "item_flags": dg.MetadataValue.md(
                 report.item_flags.groupby(["annotator_id", "flag"])
                 .size()
@@ -96,4 +83,143 @@ def rater_quality(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.M
     )
 
 
-quality_assets = [rater_quality]
+def _severity(raterlab: Raterlab, study: str) -> dg.AssetCheckSeverity:
+    level = raterlab.study(study).quality.severity
+    return dg.AssetCheckSeverity.ERROR if level == "error" else dg.AssetCheckSeverity.WARN
+
+
+def _result(
+    context: dg.AssetCheckExecutionContext,
+    raterlab: Raterlab,
+    metrics: tuple[str, ...],
+    extra: Callable[[pd.DataFrame], dict] | None = None,
+) -> dg.AssetCheckResult:
+    """Passed when no row of ``metrics`` is flagged; metadata lists the pooled rows per
+    annotator and every flagged row."""
+    study = context.partition_key
+    table = study_frame(raterlab, "gold.rater_quality", study)
+    rows = table[table["metric"].isin(metrics)]
+    flagged = rows[rows["flagged"].astype(bool)]
+    pooled = rows[(rows["slice"] == ALL) & (rows["annotator_id"] != EVERYONE)]
+    shown = ["annotator_id", "metric", "slice", "value", "target", "flagged", "n"]
+    metadata = {
+        "flagged_raters": sorted(flagged["annotator_id"].unique().tolist()),
+        "n_flagged_rows": len(flagged),
+        "per_annotator": table_md(pooled[shown], "no data for this check"),
+        "flagged": table_md(flagged[[*shown, "ci_low", "ci_high", "p_value"]]),
+    }
+    if extra:
+        metadata.update(extra(rows))
+    metadata["flagged_raters"] = ", ".join(metadata["flagged_raters"]) or "none"
+    return dg.AssetCheckResult(
+        passed=flagged.empty, severity=_severity(raterlab, study), metadata=metadata
+    )
+
+
+def _failed_items(raterlab: Raterlab, study: str, flag: str) -> dg.MetadataValue:
+    flags = study_frame(raterlab, "gold.rater_item_flags", study)
+    own = flags[flags["flag"] == flag].drop(columns="flag")
+    return table_md(own.head(50))
+
+
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
+def attention_checks_passed(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Every annotator answers the attention checks right, at least
+    ``quality.attention_min_pass`` of the time; failed items listed."""
+    return _result(
+        context,
+        raterlab,
+        ("attention_pass_rate",),
+        lambda _: {
+            "failed_items": _failed_items(raterlab, context.partition_key, "attention_failed")
+        },
+    )
+
+
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
+def self_consistency(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Each annotator's hidden duplicate pairs are within one point at least
+    ``quality.duplicate_within_one`` of the time (pooled and per field)."""
+    return _result(
+        context,
+        raterlab,
+        ("duplicate_within_one",),
+        lambda _: {
+            "inconsistent_pairs": _failed_items(
+                raterlab, context.partition_key, "duplicate_inconsistent"
+            )
+        },
+    )
+
+
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
+def no_rushed_raters(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """No annotator rates more than ``quality.max_rushed_share`` of their items faster than
+    ``design.time_floor_s``."""
+
+    def times(rows: pd.DataFrame) -> dict:
+        table = study_frame(raterlab, "gold.rater_quality", context.partition_key)
+        median = table[(table["metric"] == "median_time_s") & (table["slice"] == ALL)]
+        return {"median_time_s": table_md(median[["annotator_id", "value", "n"]])}
+
+    return _result(context, raterlab, ("rushed_share",), times)
+
+
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
+def calibration_alignment(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """Each annotator reads the scale as the calibration key does: mean signed error within
+    bounds and answers within one point of the key."""
+    return _result(
+        context,
+        raterlab,
+        ("calibration_mean_signed_error", "calibration_within_one"),
+    )
+
+
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
+def no_biased_raters(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """No annotator is lenient or severe against the others on shared items, rates a slice
+    (condition, category...) differently from the others, or avoids the ends of the scale;
+    no category where raters disagree systematically."""
+    return _result(
+        context,
+        raterlab,
+        ("leniency", "slice_bias", "scale_extremes_share", "category_disagreement"),
+    )
+
+
+@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
+def no_spot_check_drift(
+    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
+) -> dg.AssetCheckResult:
+    """The disagreement between single annotators and spot-checkers stays at most
+    ``quality.drift.max_disagreement`` (not for ``consecutive_weeks`` weeks running); when
+    the rule fails, the affected TRIAGE items are in ``gold.promotions``."""
+    study = raterlab.study(context.partition_key)
+
+    def weekly(rows: pd.DataFrame) -> dict:
+        weeks = rows[(rows["annotator_id"] == EVERYONE) & rows["slice"].str.startswith("week=")]
+        promotions = study_frame(raterlab, "gold.promotions", study.name)
+        drift = study.quality.drift
+        return {
+            "rule": (
+                f"> {drift.max_disagreement:.0%} for {drift.consecutive_weeks} weeks running"
+                if drift
+                else "no drift rule in the study"
+            ),
+            "weekly": table_md(weeks[["slice", "value", "n", "flagged"]], "no spot checks yet"),
+            "promoted_items": len(promotions),
+            "promotions": table_md(promotions.head(50)),
+        }
+
+    return _result(context, raterlab, ("spot_check_disagreement",), weekly)

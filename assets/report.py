@@ -4,42 +4,35 @@ import os
 
 import dagster as dg
 
-from assets.agreement import agreement, pilot_agreement
-from assets.comparison import condition_comparison_asset
-from assets.judges import judge_calibration
-from assets.metrics import system_metrics
-from assets.partitions import study_partitions
-from assets.quality import rater_quality
+from assets.study_asset import StudyStep, study_asset
 from raterlab.report import write_report
 from raterlab.report.answers import first_screen
 from raterlab.report.build import load_inputs
-from resources import Raterlab
 
 
-@dg.asset(
-    partitions_def=study_partitions,
-    group_name="report",
+@study_asset(
+    group="report",
     deps=[
-        condition_comparison_asset,
-        agreement,
-        pilot_agreement,
-        rater_quality,
-        judge_calibration,
-        system_metrics,
+        "condition_comparison",
+        "agreement",
+        "pilot_agreement",
+        "rater_quality",
+        "judge_calibration",
+        "system_metrics",
     ],
     kinds={"html"},
 )
-def report(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.MaterializeResult:
+def report(step: StudyStep) -> dg.MaterializeResult:
     """The page the PI reads top to bottom: the study's question answered as its study file
     declares (``report:``), design, pilot gate, agreement (the protocol's coefficient
     first), rater quality, adjudication, consensus, results per condition, judge calibration,
     the gold contract, quarantined files, other gold tables and the study's disclosures. One
     self-contained HTML file (plots embedded, nothing loaded from a server); long tables are
     folded, with every row in ``tables/<name>.csv`` beside it."""
-    study = raterlab.study(context.partition_key)
-    with raterlab.warehouse(read_only=True) as con:
-        path = write_report(con, study, raterlab.paths.reports)
-        answer = first_screen(load_inputs(con, study, raterlab.paths.reports))
+    study, reports = step.study, step.raterlab.paths.reports
+    with step.raterlab.warehouse(read_only=True) as con:
+        path = write_report(con, study, reports)
+        answer = first_screen(load_inputs(con, study, reports))
     summary = "\n".join(f"- {line}" for line in answer.lines) or answer.verdict
     served = os.environ.get("RATERLAB_REPORTS_URL")
     url = f"{served.rstrip('/')}/{study.name}/index.html" if served else path.as_uri()
@@ -51,6 +44,3 @@ def report(context: dg.AssetExecutionContext, raterlab: Raterlab) -> dg.Material
             "answer": dg.MetadataValue.md(summary),
         }
     )
-
-
-report_assets = [report]

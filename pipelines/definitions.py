@@ -1,51 +1,25 @@
-"""The code location: every asset, check, job, schedule and sensor, and their resources."""
+"""The code location: the assets and checks of every stage, loaded from the ``assets``
+package; the jobs, schedules and sensors, loaded from their modules; and their resources."""
+
+import warnings
 
 import dagster as dg
 
-from assets.agreement import agreement_assets
-from assets.comparison import comparison_assets
-from assets.consensus import consensus_assets
-from assets.design import design_assets
-from assets.ingest import ingest_assets
-from assets.judges import judge_assets
-from assets.metrics import metrics_assets
-from assets.quality import quality_assets
-from assets.report import report_assets
-from checks.agreement import agreement_checks
-from checks.consensus import consensus_checks
-from checks.design import design_checks
-from checks.ingest import ingest_checks
-from checks.judges import judge_checks
-from checks.quality import quality_checks
-from checks.tables import structure_checks
-from pipelines.jobs import agreement_job, annotation_job, ingest_job, packets_job
-from pipelines.schedules import nightly_agreement
-from pipelines.sensors import inbox_sensor
+import assets
+from pipelines import jobs, schedules, sensors
 from resources import Raterlab
 
-defs = dg.Definitions(
-    assets=[
-        *design_assets,
-        *ingest_assets,
-        *agreement_assets,
-        *quality_assets,
-        *consensus_assets,
-        *metrics_assets,
-        *judge_assets,
-        *comparison_assets,
-        *report_assets,
-    ],
-    asset_checks=[
-        *design_checks,
-        *ingest_checks,
-        *agreement_checks,
-        *quality_checks,
-        *consensus_checks,
-        *judge_checks,
-        *structure_checks,
-    ],
-    jobs=[annotation_job, packets_job, ingest_job, agreement_job],
-    schedules=[nightly_agreement],
-    sensors=[inbox_sensor],
-    resources={"raterlab": Raterlab()},
+# Loading jobs, schedules and sensors from modules is a preview feature in Dagster 1.13 (the
+# assets' and checks' loaders are stable); we rely on it knowingly, so its warning is not news.
+warnings.filterwarnings(
+    "ignore", message="Function `load_definitions_from_modules`", category=dg.PreviewWarning
+)
+
+defs = dg.Definitions.merge(
+    dg.Definitions(
+        assets=dg.load_assets_from_package_module(assets),
+        asset_checks=dg.load_asset_checks_from_package_module(assets),
+        resources={"raterlab": Raterlab()},
+    ),
+    dg.load_definitions_from_modules([jobs, schedules, sensors]),
 )

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from checks.agreement import agreement_thresholds
+from assets.agreement import agreement_thresholds
 from raterlab import warehouse
 from resources import Raterlab
 

@@ -86,16 +86,16 @@ def test_a_view_reading_outside_gold_is_refused_and_the_copy_kept(tmp_path: Path
 def materialize_core(partition: str) -> dg.ExecuteInProcessResult:
     """Ingest, agreement, rater quality, adjudication and consensus of one study, without
     the asset checks (the gold-table contract alone takes longer than all of these)."""
+    from assets import ingest
     from assets.agreement import agreement
     from assets.consensus import adjudication_packets, adjudication_queue, adjudications, consensus
-    from assets.ingest import ingest_assets
     from assets.quality import rater_quality
     from pipelines.demo import QUIET
     from resources import Raterlab
 
     return dg.materialize(
         [
-            *ingest_assets,
+            *dg.load_assets_from_modules([ingest]),
             agreement,
             rater_quality,
             adjudication_queue,

@@ -9,9 +9,7 @@ from pathlib import Path
 import dagster as dg
 import yaml
 
-from assets.consensus import consensus as consensus_asset
-from assets.consensus import consensus_assets
-from checks.consensus import consensus_checks
+from assets import consensus
 from raterlab.simulate.adjudicators import simulate_adjudication
 from resources import Raterlab
 from tests.conftest import STUDIES
@@ -27,7 +25,10 @@ def _records(n_items: int) -> list[dict]:
 
 def _materialize(resource: Raterlab) -> dg.ExecuteInProcessResult:
     return dg.materialize(
-        [*consensus_assets, *consensus_checks],
+        [
+            *dg.load_assets_from_modules([consensus]),
+            *dg.load_asset_checks_from_modules([consensus]),
+        ],
         partition_key="correctness_ab",
         resources={"raterlab": resource},
         instance=dg.DagsterInstance.ephemeral(),
@@ -72,6 +73,6 @@ def test_consensus_group_materializes(tmp_path: Path) -> None:
     )
     assert export["metadata"]["num_adjudicated"] > 0
     assert export["metadata"]["run_id"] == second.run_id
-    [spec] = consensus_asset.specs
+    [spec] = consensus.consensus.specs
     columns = spec.metadata["dagster/column_schema"].columns
     assert [c.name for c in columns][:4] == ["study", "task", "item_id", "field"]

@@ -11,9 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from assets.consensus import consensus_assets
-from assets.judges import judge_assets
-from checks.judges import judge_checks
+from assets import consensus, judges
 from raterlab import warehouse
 from raterlab.judges import study as judge_study
 from raterlab.judges.store import CALIBRATION, WEIGHTS
@@ -61,7 +59,10 @@ def test_judge_calibration_asset(tmp_path: Path) -> None:
 
     resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
     result = dg.materialize(
-        [*consensus_assets, *judge_assets, *judge_checks],
+        [
+            *dg.load_assets_from_modules([consensus, judges]),
+            *dg.load_asset_checks_from_modules([judges]),
+        ],
         partition_key="gold_tiers",
         resources={"raterlab": resource},
         instance=dg.DagsterInstance.ephemeral(),

@@ -8,8 +8,7 @@ from __future__ import annotations
 import dagster as dg
 import pytest
 
-from assets.quality import quality_assets
-from checks.quality import quality_checks
+from assets import quality
 from raterlab import warehouse
 from raterlab.protocol import load_study
 from raterlab.settings import Home
@@ -17,13 +16,14 @@ from resources import Raterlab
 from tests.conftest import STUDIES
 from tests.quality.conftest import run_study
 
+QUALITY_CHECKS = dg.load_asset_checks_from_modules([quality])
 QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 
 
 def _run(home: Home) -> dg.ExecuteInProcessResult:
     defs = dg.Definitions(
-        assets=quality_assets,
-        asset_checks=quality_checks,
+        assets=dg.load_assets_from_modules([quality]),
+        asset_checks=QUALITY_CHECKS,
         resources={"raterlab": Raterlab(home=str(home.root), studies=str(STUDIES))},
     )
     return defs.resolve_implicit_global_asset_job_def().execute_in_process(
@@ -56,7 +56,7 @@ def test_checks_flag_the_planted_raters_with_the_study_severity(empathy) -> None
     _, result, profiles = empathy
     assert result.success  # failing checks are reported, they do not fail the run
     checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
-    assert set(checks) == {c.check_key.name for c in quality_checks}
+    assert set(checks) == {c.check_key.name for c in QUALITY_CHECKS}
     flagged = {
         name: set(e.metadata["flagged_raters"].value.split(", ")) - {"none"}
         for name, e in checks.items()

@@ -10,16 +10,10 @@ import dagster as dg
 import duckdb
 import yaml
 
-from assets.agreement import agreement_assets
-from assets.comparison import comparison_assets
-from assets.consensus import consensus_assets
+from assets import agreement, comparison, consensus, judges, metrics, quality
 from assets.design import routed_items_asset
 from assets.ingest import labels
-from assets.judges import judge_assets
-from assets.metrics import metrics_assets
-from assets.quality import quality_assets
-from assets.tables import column_schema
-from checks.tables import structure_checks
+from assets.tables import column_schema, structure_checks
 from pipelines.definitions import defs
 from raterlab.tables import TABLES
 from resources import Raterlab
@@ -29,12 +23,7 @@ from tests.consensus.conftest import build_home
 WRITERS = [
     routed_items_asset,
     labels,
-    *agreement_assets,
-    *quality_assets,
-    *consensus_assets,
-    *metrics_assets,
-    *judge_assets,
-    *comparison_assets,
+    *dg.load_assets_from_modules([agreement, quality, consensus, metrics, judges, comparison]),
 ]
 
 

@@ -1,0 +1,37 @@
+"""A study's rows of warehouse tables, read for an asset or a check body. Each read opens
+its own read-only connection, so a body holds none while it computes."""
+
+import pandas as pd
+
+from raterlab import warehouse as wh
+from resources import Raterlab
+
+GENERATION_JSON = ("record", "expected")
+"""The columns of ``raw.generations`` stored as JSON text."""
+
+
+def study_frame(
+    rl: Raterlab, table: str, study: str, json_columns: tuple[str, ...] = ()
+) -> pd.DataFrame:
+    """``study``'s rows of ``table`` (empty before the table exists), ``json_columns``
+    decoded."""
+    with rl.warehouse(read_only=True) as con:
+        return wh.decode_json(wh.read_study_rows(con, table, study), json_columns)
+
+
+def optional_frame(rl: Raterlab, table: str, study: str) -> pd.DataFrame | None:
+    """``study``'s rows of ``table``, or ``None`` before the table exists."""
+    with rl.warehouse(read_only=True) as con:
+        if not wh.table_exists(con, table):
+            return None
+    return study_frame(rl, table, study)
+
+
+def generations_text(rl: Raterlab, study: str) -> pd.DataFrame:
+    """``raw.generations`` as stored (JSON as text): what a fingerprint reads."""
+    return study_frame(rl, "raw.generations", study)
+
+
+def decoded_generations(generations: pd.DataFrame) -> pd.DataFrame:
+    """:func:`generations_text`'s frame with its records and expected values decoded."""
+    return wh.decode_json(generations, GENERATION_JSON)
