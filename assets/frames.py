@@ -4,10 +4,8 @@ its own read-only connection, so a body holds none while it computes."""
 import pandas as pd
 
 from raterlab import warehouse as wh
+from raterlab.design.generations import JSON_COLUMNS
 from resources import Raterlab
-
-GENERATION_JSON = ("record", "expected")
-"""The columns of ``raw.generations`` stored as JSON text."""
 
 
 def study_frame(
@@ -34,4 +32,4 @@ def generations_text(rl: Raterlab, study: str) -> pd.DataFrame:
 
 def decoded_generations(generations: pd.DataFrame) -> pd.DataFrame:
     """:func:`generations_text`'s frame with its records and expected values decoded."""
-    return wh.decode_json(generations, GENERATION_JSON)
+    return wh.decode_json(generations, JSON_COLUMNS)

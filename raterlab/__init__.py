@@ -1,7 +1,8 @@
 """raterlab: human-annotation studies for LLM evaluation, as plain Python over DataFrames.
 
-Nothing in this package imports Dagster; the orchestration lives in ``assets/``, ``checks/``,
-``resources/`` and ``pipelines/``.
+Nothing in this package imports Dagster (a contract in ``pyproject.toml``, checked by ``make
+lint``); the orchestration lives in ``assets/`` (assets and their checks, a module per stage),
+``resources/`` and ``pipelines/``. The packages sit in layers: ``docs/architecture.md``.
 
 A process that imports raterlab before Polars and PyArrow (the CLI, the Dagster code
 location and the processes it starts) sets how the two allocate, so that its resident memory

@@ -19,6 +19,8 @@ from raterlab.protocol import Study
 from raterlab.protocol.study import RECORD_KEYS, ROLES
 
 COLUMNS = ("item_id", "task", "role", "record", "expected", "line")
+JSON_COLUMNS = ("record", "expected")
+"""The columns of ``raw.generations`` stored as JSON text."""
 
 
 @dataclass(frozen=True)

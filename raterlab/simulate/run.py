@@ -34,6 +34,7 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
+from raterlab.design.generations import JSON_COLUMNS
 from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import in_round, pilot_number, pilot_rounds
 from raterlab.files import write_atomic
@@ -127,7 +128,7 @@ def load_inputs(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFr
             f"no sealed key for study {study.name!r} in the warehouse: run the annotation job "
             "first (make demo)"
         )
-    return key, warehouse.decode_json(generations, ("record", "expected"))
+    return key, warehouse.decode_json(generations, JSON_COLUMNS)
 
 
 def _text_lengths(study: Study, generations: pd.DataFrame) -> dict[str, int]:

@@ -13,6 +13,7 @@ import pytest
 
 from raterlab import warehouse
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
+from raterlab.design.generations import JSON_COLUMNS
 from raterlab.ingest.run import ingest_file
 from raterlab.protocol import load_study
 from raterlab.settings import Home
@@ -101,7 +102,7 @@ def read_tables(home: Home, study: str) -> dict[str, pd.DataFrame]:
 
         return {
             "labels": read("gold.labels"),
-            "generations": warehouse.decode_json(read("raw.generations"), ("record", "expected")),
+            "generations": warehouse.decode_json(read("raw.generations"), JSON_COLUMNS),
             "routed": read("staging.routed_items"),
             "assignments": read("staging.assignments"),
         }
