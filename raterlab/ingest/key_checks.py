@@ -72,24 +72,12 @@ def _incomplete(
     return pd.concat(parts, ignore_index=True) if parts else no_issues()
 
 
-def cross_checks(
-    frames: list[pd.DataFrame], key: SealedKey, task: str, files: list[str]
-) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
-    """Checks across each file (``frames``, named ``files``, all of ``task``) against the
-    sealed key.
-
-    Each token must be an item of this study's packets (else it was altered or belongs
-    elsewhere), of this task, appear once in its file, carry the annotator id it was assigned
-    to, and come from the packets of the file's annotator (the one most of its rows belong
-    to; of several, the first by name). Assigned rows of the packets a file answers that are
-    missing make the return incomplete (a warning). Returns, per file, the issues and the
-    rows joined to the key.
-
-    All the files' tokens are found in the key by one hash join (:class:`SealedKey`) and
-    checked together, by file: checked one by one, the fixed cost of each Polars step made
-    this about 8 ms per file.
-    """
-    names = pd.array(files, dtype="str")
+def _matched(frames: list[pd.DataFrame], key: SealedKey) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The files' rows (:data:`ROW`, token, the annotator id given, ``_file``: the file's
+    index) found in the key by one search: those of unknown tokens, and the known ones
+    with their packet (:data:`~raterlab.ingest.key.PACKET`), ``_pos`` (their key row),
+    ``_owner`` (their file's annotator: the one most of its rows belong to; of several, the
+    first by name) and ``_foreign`` (from another annotator's packets)."""
     sizes = np.array([len(f) for f in frames], dtype=np.int64)
 
     def column(name: str) -> pl.Series:
@@ -112,10 +100,16 @@ def cross_checks(
     known = known.with_columns(
         _owner=pl.col("annotator_id").mode().sort().first().over("_file")
     ).with_columns(_foreign=pl.col("annotator_id") != pl.col("_owner"))
+    return unknown, known
+
+
+def _duplicates(unknown: pl.DataFrame, known: pl.DataFrame, n_key: int) -> pl.DataFrame:
+    """The rows (``_file``, :data:`ROW`, token) whose token came earlier in their file, by
+    file and row (``n_key``: the key's rows)."""
     picked = ("_file", ROW, "token")
     # a file and a key row as one integer: hashed far faster than a struct of the two
-    seen = pl.col("_file").cast(pl.UInt64) * len(key) + pl.col("_pos").cast(pl.UInt64)
-    duplicates = pl.concat(
+    seen = pl.col("_file").cast(pl.UInt64) * n_key + pl.col("_pos").cast(pl.UInt64)
+    return pl.concat(
         [
             known.filter(~seen.is_first_distinct()).select(*picked)
             if known.select(seen.n_unique()).item() < len(known)  # 3x faster when none
@@ -123,6 +117,28 @@ def cross_checks(
             unknown.filter(~pl.struct("_file", "token").is_first_distinct()).select(*picked),
         ]
     ).sort("_file", ROW)
+
+
+def cross_checks(
+    frames: list[pd.DataFrame], key: SealedKey, task: str, files: list[str]
+) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
+    """Checks across each file (``frames``, named ``files``, all of ``task``) against the
+    sealed key.
+
+    Each token must be an item of this study's packets (else it was altered or belongs
+    elsewhere), of this task, appear once in its file, carry the annotator id it was assigned
+    to, and come from the packets of the file's annotator (the one most of its rows belong
+    to; of several, the first by name). Assigned rows of the packets a file answers that are
+    missing make the return incomplete (a warning). Returns, per file, the issues and the
+    rows joined to the key.
+
+    All the files' tokens are found in the key by one hash join (:class:`SealedKey`) and
+    checked together, by file: checked one by one, the fixed cost of each Polars step made
+    this about 8 ms per file.
+    """
+    names = pd.array(files, dtype="str")
+    unknown, known = _matched(frames, key)
+    duplicates = _duplicates(unknown, known, len(key))
     bounds = np.searchsorted(known["_file"].to_numpy(), np.arange(len(frames) + 1))
     parts = [
         _issues(

@@ -3,7 +3,7 @@
 
 The kinds are returned packets (:data:`raterlab.ingest.returns.RETURNED`; Label Studio,
 terminal and spreadsheet returns are returned packets), annotations imported from elsewhere
-(:class:`raterlab.ingest.imports.Imported`) and adjudication decisions
+(:func:`raterlab.ingest.imports.imported`) and adjudication decisions
 (:data:`raterlab.adjudication.ingest.DECISIONS`). Every kind shares the archive, the version
 rule and its ``future_version`` warning, the quarantine and reports, the ledger row in
 ``raw.returned_files`` and the one transaction (:func:`raterlab.ingest.store.commit_files`); a

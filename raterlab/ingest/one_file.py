@@ -1,7 +1,7 @@
 """The one path every file the ingest takes in goes, whatever its kind
-(:mod:`raterlab.ingest.kind`): archived under its content hash (skipped if that content has
-an outcome already), read and validated, unblinded, then either quarantined with its report
-or written, its outcome recorded in the same transaction as what it writes.
+(:mod:`raterlab.ingest.kind`): archived under its content hash (and taken no further if
+that content has an outcome already), read and validated, unblinded, then either quarantined
+with its report or written, its outcome recorded in the same transaction as what it writes.
 
 :func:`ingest_file` is the whole path for one file; :func:`prepare` and
 :func:`commit_together` are its last two steps, which the batching of many files
