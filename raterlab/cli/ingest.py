@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from raterlab.settings import Home, studies_dir
 
 if TYPE_CHECKING:
-    from raterlab.ingest.run import IngestResult
+    from raterlab.ingest.returns import IngestResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,9 +1,11 @@
 """Returned annotations: reading, validation against the study's rules, quarantine, and the
 write of accepted rows to ``gold.labels``."""
 
+from raterlab.ingest.context import NoPackets
+from raterlab.ingest.one_file import ingest_file
 from raterlab.ingest.read import UnreadableFile, read_returned
+from raterlab.ingest.returns import IngestResult, Preview, preview
 from raterlab.ingest.rules import task_rules
-from raterlab.ingest.run import IngestResult, NoPackets, Preview, ingest_file, preview
 from raterlab.ingest.schema import task_schema
 from raterlab.ingest.validate import Validation, validate_file
 

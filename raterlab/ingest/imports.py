@@ -5,11 +5,14 @@ The file is long (a unit column, a rater column, a column per field) or wide for
 The same rules as returned files apply to the fields the file has; ``time_spent_s`` is
 optional. Rows land in ``gold.labels`` with ``round = 'import'`` and ``batch = 'import:<file>'``,
 so a corrected file of the same name updates the earlier import's ratings, row by row, as a
-return does (:mod:`raterlab.ingest.ratings`).
+return does (:mod:`raterlab.ingest.ratings`). An import is a kind of the one path
+(:func:`imported`): only how its file is read, validated and unblinded is its own.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -18,18 +21,14 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.design.packets import template_columns
-from raterlab.ingest import store
+from raterlab.ingest.issues import concat_issues, file_issue, issue_rows
 from raterlab.ingest.labels import Labels, to_labels
+from raterlab.ingest.one_file import ingest_file
 from raterlab.ingest.read import ROW, read_returned
+from raterlab.ingest.receive import Received, source_of
+from raterlab.ingest.returns import IngestResult, Ratings, Validated
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
-from raterlab.ingest.run import IngestResult, Validated, commit, receive, source_of
-from raterlab.ingest.validate import (
-    ISSUE_COLUMNS,
-    Validation,
-    file_issue,
-    issue_rows,
-    rule_issues,
-)
+from raterlab.ingest.validate import Validation, rule_issues
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -46,15 +45,23 @@ def _rules_for_present(study: Study, task: str, present: set[str]):
     return [r for r in task_rules(study, task) if r.column in present]
 
 
+@dataclass
+class ImportValidation(Validation):
+    """The validation of an imported file, and the fields of its task it has (only those
+    are imported)."""
+
+    fields: tuple[str, ...] = ()
+
+
 def validate_import(
     study: Study, task: str, frame: pd.DataFrame, items: set[str], file: str
-) -> Validation:
+) -> ImportValidation:
     """Check imported rows: known units, no (unit, rater) twice, and the task's rules on the
     fields present."""
-    fields = [f for f in study.tasks[task].fields if f in frame.columns]
+    fields = tuple(f for f in study.tasks[task].fields if f in frame.columns)
     if not fields:
         issue = file_issue(file, "no_fields", f"the file has none of the fields of task {task}")
-        return Validation(file, study.name, task, frame, issue)
+        return ImportValidation(file, study.name, task, frame, issue)
     present = {"annotator_id", "item", *fields} | ({TIME_COLUMN} & set(frame.columns))
     full = frame.copy()
     for column in template_columns(study, task):
@@ -86,9 +93,7 @@ def validate_import(
                 "this rater rated this unit more than once",
             )
         )
-    issues = (
-        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(ISSUE_COLUMNS))
-    )
+    issues = concat_issues(parts)
     joined = pd.DataFrame(
         {
             "token": None,
@@ -101,38 +106,32 @@ def validate_import(
             ROW: rows,
         }
     )
-    return Validation(file, study.name, task, full, issues, joined)
+    return ImportValidation(file, study.name, task, full, issues, joined, fields=fields)
 
 
-def _labels(
-    study: Study, task: str, validation: Validation, source: dict, fields: list[str]
-) -> Labels:
+def _labels(study: Study, task: str, validation: ImportValidation, source: dict) -> Labels:
     """Labels of the fields the file has; rows aligned by position (a wide file repeats rows)."""
     frame = validation.frame.reset_index(drop=True)
     joined = validation.rows.reset_index(drop=True)
     original = frame[ROW].to_numpy()
     frame[ROW] = joined[ROW] = np.arange(len(frame))
-    labels = to_labels(study, task, frame, joined, source, fields)
+    labels = to_labels(study, task, frame, joined, source, list(validation.fields))
     return labels.with_source_rows(original[labels.table["source_row"].to_numpy()])
 
 
-def import_file(
+def validate_imported(
     study: Study,
-    task: str,
-    path: Path,
-    home: Home,
+    received: Received,
     con: duckdb.DuckDBPyConnection,
+    *,
+    task: str,
     unit: str,
     rater: str | None,
-    field: str | None = None,
-) -> IngestResult:
-    """Validate and load one file of existing annotations, all of it or nothing, through the
-    returns' commit (:func:`raterlab.ingest.run.commit`): archived by content hash first, a
-    rejected file quarantined with its report, the outcome in ``staging.ingests``."""
-    store.ensure_tables(con)
-    received = receive(study, path, home)
-    if store.known_outcome(con, study.name, received.sha256) is not None:
-        return IngestResult(received.file, received.sha256, "unchanged")
+    field: str | None,
+) -> ImportValidation:
+    """Read an archived import and validate it (:func:`validate_import`): ``unit`` and
+    ``rater`` name its unit and rater columns; a wide file (no rater column) holds ``field``
+    in its cells. A file without the columns named is refused (``ValueError``)."""
     frame = read_returned(received.archived)
     for column in (unit, rater):
         if column and column not in frame.columns:
@@ -146,13 +145,37 @@ def import_file(
     frame = frame.rename(columns={unit: "item", rater: "annotator_id"})
     generations = warehouse.read_study_rows(con, "raw.generations", study.name)
     items = set(generations.loc[generations["task"] == task, "item_id"])
-    validation = validate_import(study, task, frame, items, received.file)
+    return validate_import(study, task, frame, items, received.file)
 
-    def labels_from(study: Study, files: list[Validated]) -> list[Labels | None]:
-        fields = [f for f in study.tasks[task].fields if f in frame.columns]
-        return [
-            _labels(study, task, validation, source_of(received), fields) if validation.ok else None
-            for received, validation in files
-        ]
 
-    return commit(study, received, validation, home, con, labels_from)
+def imported_labels(study: Study, files: list[Validated], *, task: str) -> list[Labels | None]:
+    """The labels of validated imports: all of a file's rows, or none (``None``: reject)."""
+    return [
+        _labels(study, task, validation, source_of(received)) if validation.ok else None
+        for received, validation in files
+    ]
+
+
+def imported(task: str, unit: str, rater: str | None, field: str | None = None) -> Ratings:
+    """The kind of an import of ``task``'s annotations (see :func:`validate_imported`): its
+    ratings are written, recorded and quarantined as a returned packet's."""
+    return Ratings(
+        partial(validate_imported, task=task, unit=unit, rater=rater, field=field),
+        partial(imported_labels, task=task),
+    )
+
+
+def import_file(
+    study: Study,
+    task: str,
+    path: Path,
+    home: Home,
+    con: duckdb.DuckDBPyConnection,
+    unit: str,
+    rater: str | None,
+    field: str | None = None,
+) -> IngestResult:
+    """Validate and load one file of existing annotations, all of it or nothing, by the one
+    path (:func:`raterlab.ingest.one_file.ingest_file`): archived by content hash first, a
+    rejected file quarantined with its report, the outcome in ``staging.ingests``."""
+    return ingest_file(study, path, home, con, imported(task, unit, rater, field))

@@ -298,19 +298,3 @@ def commit_files(
         if extra:
             mark_unpublished(con, ledger.written)
     return [outcomes.get(n) for n in range(len(entries))]
-
-
-def commit_file(
-    con: duckdb.DuckDBPyConnection,
-    ledger: Ledger,
-    file_row: dict,
-    outcome: dict,
-    issues: pd.DataFrame,
-    apply: Callable[[duckdb.DuckDBPyConnection], dict] | None = None,
-) -> dict | None:
-    """:func:`commit_files` of one file, whose ``apply`` writes what it brings (its labels or
-    decisions) and returns columns to add to its outcome."""
-    entry = Entry(file_row, outcome, issues)
-    if apply is None:
-        return commit_files(con, ledger, [entry])[0]
-    return commit_files(con, ledger, [entry], lambda c, fresh: {n: apply(c) for n in fresh})[0]

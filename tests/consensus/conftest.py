@@ -19,7 +19,7 @@ import pytest
 from raterlab import warehouse
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
 from raterlab.ingest.audit import pending_files
-from raterlab.ingest.run import ingest_file
+from raterlab.ingest.one_file import ingest_file
 from raterlab.protocol import Study, load_study, parse_study
 from raterlab.settings import Home
 from raterlab.simulate import simulate

@@ -65,7 +65,7 @@ def test_each_ingest_asset_can_run_again_alone(issued) -> None:
 def test_the_study_context_is_read_once_per_run_not_per_file(issued, monkeypatch) -> None:
     """The sealed key and item records hold the whole study: reading them per file would cost
     files x items."""
-    from raterlab.ingest import run
+    from raterlab.ingest import batches, returns
 
     study, home, _, _ = issued
     inbox = home.inbox / study.name
@@ -73,8 +73,9 @@ def test_the_study_context_is_read_once_per_run_not_per_file(issued, monkeypatch
     (inbox / "tiny.csv").write_bytes(b"a,b\n")
     (inbox / "other.csv").write_bytes(b"c,d\n")
     reads = []
-    real = run.study_context
-    monkeypatch.setattr(run, "study_context", lambda *a: reads.append(1) or real(*a))
+    real = batches.study_context
+    for module in (batches, returns):
+        monkeypatch.setattr(module, "study_context", lambda *a: reads.append(1) or real(*a))
     _run(returned_annotations, study, home)
     _run(validated_annotations, study, home)
     assert len(reads) == 1

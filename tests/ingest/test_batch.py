@@ -10,7 +10,7 @@ import pandas as pd
 import pandas.testing as pdt
 
 from raterlab import warehouse
-from raterlab.ingest.run import study_context
+from raterlab.ingest.context import study_context
 from raterlab.ingest.validate import validate_file, validate_files
 from tests.ingest.conftest import filled, write
 

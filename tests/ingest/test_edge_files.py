@@ -12,7 +12,8 @@ from raterlab import warehouse
 from raterlab.arrivals import new_files
 from raterlab.ingest import ingest_file
 from raterlab.ingest.audit import pending_files
-from raterlab.ingest.run import commit_all, record_inbox, validate_pending
+from raterlab.ingest.batches import commit_all, validate_pending
+from raterlab.ingest.inbox import record_inbox
 from tests.ingest.conftest import filled, write
 
 

@@ -1,4 +1,4 @@
-"""Committing consecutive files in one transaction (:func:`raterlab.ingest.run.commit_all`):
+"""Committing consecutive files in one transaction (:func:`raterlab.ingest.batches.commit_all`):
 which files share a transaction, and what happens when a group's transaction fails. That the
 outcome equals one transaction per file is the property test
 ``test_group_commit_gives_what_one_by_one_gives``."""
@@ -9,14 +9,18 @@ import pandas as pd
 import pytest
 
 from raterlab import warehouse
-from raterlab.ingest import ratings, run, store
+from raterlab.ingest import ratings, store
+from raterlab.ingest.batches import commit_all
+from raterlab.ingest.one_file import commit
+from raterlab.ingest.receive import receive
+from raterlab.ingest.returns import validate_received
 from raterlab.settings import Home
 from tests.ingest.conftest import filled, issue, write
 
 
 def _validated(study, home, paths, con):
-    received = [run.receive(study, p, home) for p in paths]
-    return [(r, run.validate_received(study, r, con)) for r in received]
+    received = [receive(study, p, home) for p in paths]
+    return [(r, validate_received(study, r, con)) for r in received]
 
 
 def _spy_on_groups(monkeypatch) -> list[list[str]]:
@@ -51,7 +55,7 @@ def test_files_share_a_transaction_until_one_meets_a_rating_of_another(
     study, home, paths = three_files
     groups = _spy_on_groups(monkeypatch)
     with warehouse.connect(home.warehouse) as con:
-        results = run.commit_all(study, _validated(study, home, paths, con), home, con)
+        results = commit_all(study, _validated(study, home, paths, con), home, con)
     assert groups == [["a1.csv", "a2.csv"], ["a1_fix.csv"]]
     assert [r.status for r in results] == ["accepted"] * 3
     assert results[2].changes["replaced"] == 1
@@ -70,7 +74,7 @@ def test_a_failed_group_is_committed_again_one_file_per_transaction(
 
     monkeypatch.setattr(ratings, "apply_returns", fails_in_groups)
     with warehouse.connect(home.warehouse) as con:
-        results = run.commit_all(study, _validated(study, home, paths, con), home, con)
+        results = commit_all(study, _validated(study, home, paths, con), home, con)
         files = con.execute("SELECT file FROM staging.ingests ORDER BY file").fetchall()
         returned = con.execute("SELECT count(*) FROM raw.returned_files").fetchall()[0][0]
     assert [r.status for r in results] == ["accepted"] * 3
@@ -89,7 +93,7 @@ def test_each_task_is_grouped_apart_with_the_outcome_of_one_by_one(
     paths = [write(filled(home, a, "main-01", t), tmp_path / f"{a}_{t}.csv") for a, t in names]
     groups = _spy_on_groups(monkeypatch)
     with warehouse.connect(home.warehouse) as con:
-        results = run.commit_all(study, _validated(study, home, paths, con), home, con)
+        results = commit_all(study, _validated(study, home, paths, con), home, con)
         grouped = _ratings(con)
     assert groups == [["a1_answer.csv", "a2_answer.csv"], ["a1_check.csv", "a2_check.csv"]]
     assert [r.file for r in results] == [p.name for p in paths]
@@ -100,8 +104,8 @@ def test_each_task_is_grouped_apart_with_the_outcome_of_one_by_one(
     issue(study, alone)
     with warehouse.connect(alone.warehouse) as con:
         for path in paths:
-            received = run.receive(study, path, alone)
-            run.commit(study, received, run.validate_received(study, received, con), alone, con)
+            received = receive(study, path, alone)
+            commit(study, received, validate_received(study, received, con), alone, con)
         assert _ratings(con).equals(grouped)
 
 

@@ -15,7 +15,7 @@ from raterlab import warehouse
 from raterlab.cli import main
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
 from raterlab.ingest import store
-from raterlab.ingest.run import ingest_file
+from raterlab.ingest.one_file import ingest_file
 from raterlab.protocol import StudyError, load_study, parse_study
 from raterlab.settings import Home
 from tests.conftest import MINI_STUDY, STUDIES

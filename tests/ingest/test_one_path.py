@@ -9,7 +9,9 @@ import pytest
 
 from raterlab import warehouse
 from raterlab.ingest.imports import import_file
-from raterlab.ingest.run import commit, receive, validate_received
+from raterlab.ingest.one_file import commit
+from raterlab.ingest.receive import receive
+from raterlab.ingest.returns import validate_received
 from raterlab.ingest.store import CorruptWarehouse
 from tests.ingest.conftest import filled, write
 

@@ -16,8 +16,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from raterlab import warehouse
-from raterlab.ingest import ingest_file, run, store
+from raterlab.ingest import ingest_file, store
 from raterlab.ingest.audit import accepted_violations
+from raterlab.ingest.batches import commit_all
+from raterlab.ingest.context import study_context
+from raterlab.ingest.one_file import commit
+from raterlab.ingest.receive import receive
+from raterlab.ingest.returns import validate_received
 from raterlab.protocol import load_study
 from raterlab.settings import Home
 from tests.conftest import MINI_STUDY, mini_records, write_study
@@ -133,19 +138,19 @@ TABLES = {
 
 def _commit_in(home: Home, study, paths: list, grouped: bool) -> tuple[list, dict]:
     """Receive ``paths`` (fixed receipt times), validate them, and commit them one by one or
-    grouped (:func:`raterlab.ingest.run.commit_all`); returns the results and the tables."""
+    grouped (:func:`raterlab.ingest.batches.commit_all`); returns the results and the tables."""
     start = datetime(2026, 1, 1, tzinfo=UTC)
     with warehouse.connect(home.warehouse) as con:
         store.ensure_tables(con)
-        context = run.study_context(con, study)
+        context = study_context(con, study)
         validated = []
         for n, path in enumerate(paths):
-            received = replace(run.receive(study, path, home), received_at=start + timedelta(n))
-            validated.append((received, run.validate_received(study, received, con, context)))
+            received = replace(receive(study, path, home), received_at=start + timedelta(n))
+            validated.append((received, validate_received(study, received, con, context)))
         if grouped:
-            results = run.commit_all(study, validated, home, con)
+            results = commit_all(study, validated, home, con)
         else:
-            results = [run.commit(study, r, v, home, con) for r, v in validated]
+            results = [commit(study, r, v, home, con) for r, v in validated]
         tables = {
             t: con.execute(f"SELECT * EXCLUDE (study) FROM {t} ORDER BY {order}").df()
             for t, order in TABLES.items()

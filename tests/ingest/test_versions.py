@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from raterlab import warehouse
 from raterlab.cli import main
 from raterlab.ingest import ingest_file
-from raterlab.ingest.run import pending, record_inbox
+from raterlab.ingest.inbox import pending, record_inbox
 from tests.ingest.conftest import filled, write
 
 FUTURE = datetime(2099, 1, 1, tzinfo=UTC).timestamp()
