@@ -19,7 +19,8 @@ from assets.metadata import list_md, table_md
 from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
 from raterlab.ingest.audit import accepted_violations, coverage, create_wide_views, pending_files
-from raterlab.ingest.run import commit_all, pending, record_inbox, validate_pending
+from raterlab.ingest.batches import commit_all, validate_pending
+from raterlab.ingest.inbox import pending, record_inbox
 from raterlab.ingest.store import WRITTEN
 from raterlab.publish import publish_pending
 from resources import Raterlab

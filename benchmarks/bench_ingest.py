@@ -37,7 +37,9 @@ import polars as pl
 
 from raterlab import warehouse
 from raterlab.ingest import store
-from raterlab.ingest.run import commit, receive, validate_received
+from raterlab.ingest.one_file import commit
+from raterlab.ingest.receive import receive
+from raterlab.ingest.returns import validate_received
 from raterlab.protocol import load_study
 from raterlab.settings import PACKAGE_ROOT, Home
 

@@ -5,9 +5,9 @@ million-row benchmark (``bench_ingest.py``) does not see.
 
 Run by hand: ``.venv/bin/python benchmarks/bench_ingest_files.py [--files N] [--json]``.
 Prints the seconds and milliseconds per file of each step: archiving into ``staging.inbox``,
-validating the pending files (:func:`raterlab.ingest.run.validate_pending`, as the
+validating the pending files (:func:`raterlab.ingest.batches.validate_pending`, as the
 ``validated_annotations`` and ``labels`` assets do) and committing them
-(:func:`raterlab.ingest.run.commit_all`, as ``labels`` does).
+(:func:`raterlab.ingest.batches.commit_all`, as ``labels`` does).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pandas as pd
 from bench_ingest import SCORES, STUDY, _seed_warehouse, write_key
 
 from raterlab import warehouse
-from raterlab.ingest import run
+from raterlab.ingest import batches, inbox
 from raterlab.protocol import load_study
 from raterlab.settings import Home
 
@@ -62,13 +62,13 @@ def measure(folder: Path, files: int) -> dict:
     seconds = {}
     with warehouse.connect(home.warehouse) as con:
         start = time.perf_counter()
-        run.record_inbox(study, paths, home, con)
+        inbox.record_inbox(study, paths, home, con)
         seconds["archive"] = time.perf_counter() - start
         start = time.perf_counter()
-        validated = list(run.validate_pending(study, con))
+        validated = list(batches.validate_pending(study, con))
         seconds["validate"] = time.perf_counter() - start
         start = time.perf_counter()
-        results = run.commit_all(study, validated, home, con)
+        results = batches.commit_all(study, validated, home, con)
         seconds["commit"] = time.perf_counter() - start
     return {
         "files": files,

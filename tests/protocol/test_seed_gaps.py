@@ -45,7 +45,7 @@ def test_rag_triplet_packets_keep_an_optional_time_column(tmp_path) -> None:
     import pandas as pd
 
     from raterlab import warehouse
-    from raterlab.ingest.run import ingest_file
+    from raterlab.ingest.one_file import ingest_file
     from raterlab.settings import Home
     from tests.ingest.conftest import issue, write
 

@@ -14,7 +14,7 @@ import pytest
 from raterlab import warehouse
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
 from raterlab.design.generations import JSON_COLUMNS
-from raterlab.ingest.run import ingest_file
+from raterlab.ingest.one_file import ingest_file
 from raterlab.protocol import load_study
 from raterlab.settings import Home
 from raterlab.simulate import simulate, simulations_dir
