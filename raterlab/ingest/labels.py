@@ -29,27 +29,12 @@ from raterlab.protocol import (
     Study,
     TextField,
 )
+from raterlab.tables import names
+from raterlab.tables.ingest import LABELS
 
-LABEL_COLUMNS = (
-    "task",
-    "item_id",
-    "annotator_id",
-    "field",
-    "value",
-    "value_num",
-    "confidence",
-    "time_spent_s",
-    "notes",
-    "kind",
-    "copy",
-    "round",
-    "batch",
-    "token",
-    "source_file",
-    "source_sha256",
-    "source_row",
-    "ingested_at",
-)
+LABEL_COLUMNS = tuple(names(LABELS)[2:])
+"""``gold.labels``' columns after ``study`` and ``rating_id`` (declared in
+:data:`raterlab.tables.ingest.LABELS`): a rating's columns and one field's value."""
 
 
 def _canonical_list(column: str) -> pl.Expr:
