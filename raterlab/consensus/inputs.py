@@ -1,7 +1,8 @@
 """What consensus and adjudication read from the warehouse, and the ratings that count.
 
-Only ratings of ``kind = 'item'`` and ``copy = 0`` count toward consensus: hidden duplicates,
-attention checks and calibration items measure the raters, not the items. A ``skip`` (or an
+Only ordinary ratings (:func:`raterlab.design.kinds.ordinary`: ``kind = 'item'``,
+``copy = 0``) count toward consensus: hidden duplicates, attention checks and calibration
+items measure the raters, not the items. A ``skip`` (or an
 empty cell) is not a rating of that field, nor is a stored value the study file's current
 rules reject (held until replaced; :mod:`raterlab.ingest.changes`).
 """
@@ -15,6 +16,7 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.design.blinding import KEY_COLUMNS
+from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.ingest.changes import held_out
 from raterlab.ingest.labels import LABEL_COLUMNS
@@ -51,8 +53,7 @@ def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=list(RATING_COLUMNS))
     fields = {(t, f) for t, task in study.tasks.items() for f in task.rating_fields}
     keep = (
-        (labels["kind"] == "item")
-        & (labels["copy"].astype(int) == 0)
+        ordinary(labels)
         & labels["value"].notna()
         & (labels["value"].astype(str).str.lower() != SKIP_VALUE)
         & pd.MultiIndex.from_arrays([labels["task"], labels["field"]]).isin(list(fields))

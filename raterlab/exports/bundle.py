@@ -11,6 +11,7 @@ import pandas as pd
 
 from raterlab.comparison.table import condition_comparison, condition_means, unit_values
 from raterlab.consensus.inputs import counting_ratings
+from raterlab.design.kinds import ordinary
 from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study
 from raterlab.tables import names
@@ -80,7 +81,7 @@ class ExportBundle:
                     "values",
                 ]
             )
-        rows = labels[(labels["kind"] == "item") & (labels["copy"].astype(int) == 0)]
+        rows = labels[ordinary(labels)]
         meta = rows.groupby("rating_id", sort=True)[
             ["task", "item_id", "annotator_id", "confidence", "time_spent_s", "notes", "round"]
         ].first()
