@@ -19,10 +19,10 @@ from raterlab.design.blinding import KEY_COLUMNS
 from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.ingest.changes import held_out
-from raterlab.ingest.labels import LABEL_COLUMNS
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 from raterlab.tables import names
 from raterlab.tables.adjudication import ADJUDICATIONS
+from raterlab.tables.ingest import LABELS
 
 RATING_COLUMNS = (
     "rating_id",
@@ -145,9 +145,7 @@ def _or_empty(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
 
 def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     """Read one study's tables (missing tables read as empty)."""
-    labels = _or_empty(
-        warehouse.read_table(con, "gold.labels", study.name), ["rating_id", *LABEL_COLUMNS]
-    )
+    labels = _or_empty(warehouse.read_table(con, "gold.labels", study.name), names(LABELS)[1:])
     generations = _or_empty(
         warehouse.read_table(con, "raw.generations", study.name),
         ["item_id", "task", "role", "record"],
