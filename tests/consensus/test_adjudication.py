@@ -242,7 +242,7 @@ def test_a_drift_promotion_is_acted_on(tmp_path: Path) -> None:
     """A TRIAGE item promoted by the drift rule (gold.promotions) moves to GOLD, goes to a
     second annotator in the next packets, and reaches gold/*.jsonl once resolved."""
     from raterlab.exports.bundle import load_bundle
-    from raterlab.exports.formats import gold_tier_jsonl
+    from raterlab.exports.gold_tier import gold_tier_jsonl
 
     data = loop_study("mini4")
     data["design"] = {**data["design"], "pilot": None}
