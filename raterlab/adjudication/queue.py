@@ -29,6 +29,7 @@ from raterlab.consensus.policy import (
     compute_consensus,
     find_disputes,
 )
+from raterlab.design.kinds import ordinary
 from raterlab.protocol import Study
 
 QUEUE_COLUMNS = (
@@ -183,7 +184,7 @@ def returned_tiebreaks(tables: StudyTables) -> set[str]:
     labels = tables.labels
     if labels.empty:
         return set()
-    back = (labels["round"] == TIEBREAK_ROUND) & (labels["kind"] == "item")
+    back = ordinary(labels) & (labels["round"] == TIEBREAK_ROUND)
     return set(labels.loc[back, "item_id"])
 
 

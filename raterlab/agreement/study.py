@@ -2,7 +2,7 @@
 tables, agreement matrices and the study's thresholds (the pilot gate is
 :mod:`raterlab.agreement.pilot`).
 
-Only ordinary ratings count (``kind == 'item'``, first copy): hidden duplicates, attention
+Only ordinary ratings count (:func:`raterlab.design.kinds.ordinary`): hidden duplicates, attention
 checks and calibration items measure raters, not items (see :mod:`raterlab.quality`); a third
 annotator's tie-break rating exists only for disputed items, so it is left out too.
 Skipped answers are missing. A slice is written ``key=value`` (``condition=A``,
@@ -40,6 +40,7 @@ from raterlab.agreement.bands import apply_bands, landis_koch_band
 from raterlab.agreement.by_field import agreement_table
 from raterlab.agreement.crosstabs import agreement_matrix
 from raterlab.agreement.declared import declared_coefficient, declared_options
+from raterlab.design.kinds import ordinary
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.coefficients import applies
 from raterlab.protocol.study import Threshold
@@ -67,8 +68,8 @@ BUILTIN_KEYS = ("task", "tier", "round", "stratum")
 
 def ratings(labels: pd.DataFrame, items: pd.DataFrame) -> pd.DataFrame:
     """Ordinary ratings with the item attributes slices need (one column per item key)."""
-    ordinary = (labels["kind"] == "item") & (labels["copy"] == 0) & (labels["round"] != "tiebreak")
-    rows = labels[ordinary & (labels["value"] != "skip")]
+    counted = ordinary(labels) & (labels["round"] != "tiebreak")
+    rows = labels[counted & (labels["value"] != "skip")]
     attributes = pd.DataFrame(list(items["record"]), index=items.index)
     attributes = attributes.drop(columns=[c for c in attributes if c in items.columns])
     items = pd.concat([items.drop(columns="record"), attributes], axis=1)

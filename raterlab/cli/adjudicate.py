@@ -51,8 +51,9 @@ def _print_frame(frame, limit: int = 20) -> None:
 def run(args: argparse.Namespace) -> int:
     from raterlab import warehouse
     from raterlab.adjudication.ingest import ingest_decisions, ingest_inbox
-    from raterlab.adjudication.packets import issue_packets, refresh_queue
+    from raterlab.adjudication.packets import issue_packets
     from raterlab.adjudication.queue import backlog
+    from raterlab.adjudication.stored_queue import refresh_queue
     from raterlab.consensus.recovery import overall
     from raterlab.design import load_or_create_secret
     from raterlab.exports.bundle import load_bundle

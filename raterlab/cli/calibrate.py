@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from raterlab.agreement.ratings_file import read_ratings_file
-    from raterlab.judges.calibrate import Options
+    from raterlab.judges.field_input import Options
     from raterlab.judges.files import calibrate_files, summary
 
     levels = ("item", *(["group"] if args.group else []), *(["system"] if args.system else []))

@@ -9,7 +9,7 @@ fingerprinted (SHA-256 of the code, the study model, the counting ratings, the r
 with their tiers and the decisions), so a draft is only ever reused for exactly the inputs it was
 computed from, and any asset re-materialized alone gets what a fresh computation gives. The
 adjudication queue built from a draft is kept the same way, keyed by the draft's inputs
-(:func:`raterlab.adjudication.packets.current_queue`).
+(:func:`raterlab.adjudication.stored_queue.current_queue`).
 """
 
 from __future__ import annotations

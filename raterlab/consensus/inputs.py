@@ -1,7 +1,8 @@
 """What consensus and adjudication read from the warehouse, and the ratings that count.
 
-Only ratings of ``kind = 'item'`` and ``copy = 0`` count toward consensus: hidden duplicates,
-attention checks and calibration items measure the raters, not the items. A ``skip`` (or an
+Only ordinary ratings (:func:`raterlab.design.kinds.ordinary`: ``kind = 'item'``,
+``copy = 0``) count toward consensus: hidden duplicates, attention checks and calibration
+items measure the raters, not the items. A ``skip`` (or an
 empty cell) is not a rating of that field, nor is a stored value the study file's current
 rules reject (held until replaced; :mod:`raterlab.ingest.changes`).
 """
@@ -15,12 +16,13 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.design.blinding import KEY_COLUMNS
+from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.ingest.changes import held_out
-from raterlab.ingest.labels import LABEL_COLUMNS
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 from raterlab.tables import names
 from raterlab.tables.adjudication import ADJUDICATIONS
+from raterlab.tables.ingest import LABELS
 
 RATING_COLUMNS = (
     "rating_id",
@@ -51,8 +53,7 @@ def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=list(RATING_COLUMNS))
     fields = {(t, f) for t, task in study.tasks.items() for f in task.rating_fields}
     keep = (
-        (labels["kind"] == "item")
-        & (labels["copy"].astype(int) == 0)
+        ordinary(labels)
         & labels["value"].notna()
         & (labels["value"].astype(str).str.lower() != SKIP_VALUE)
         & pd.MultiIndex.from_arrays([labels["task"], labels["field"]]).isin(list(fields))
@@ -144,9 +145,7 @@ def _or_empty(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
 
 def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     """Read one study's tables (missing tables read as empty)."""
-    labels = _or_empty(
-        warehouse.read_table(con, "gold.labels", study.name), ["rating_id", *LABEL_COLUMNS]
-    )
+    labels = _or_empty(warehouse.read_table(con, "gold.labels", study.name), names(LABELS)[1:])
     generations = _or_empty(
         warehouse.read_table(con, "raw.generations", study.name),
         ["item_id", "task", "role", "record"],

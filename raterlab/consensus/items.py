@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from raterlab.consensus.policy import item_status
+from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import Study
 from raterlab.protocol.study import BUILTIN_SLICES
@@ -51,11 +52,7 @@ def build_items(
     frame["model"] = [_text(next((r[k] for k in MODEL_KEYS if k in r), None)) for r in recs]
     frame["category"] = [_text(r.get(category)) if category else None for r in recs]
     frame["record"] = recs
-    counted = (
-        latest_pilot_only(key[(key["kind"] == "item") & (key["copy"].astype(int) == 0)])
-        if len(key)
-        else key
-    )
+    counted = latest_pilot_only(key[ordinary(key)]) if len(key) else key
     assigned = counted.groupby("item_id").size() if len(counted) else pd.Series(dtype=int)
     raters = (
         ratings.groupby("item_id")["annotator_id"].nunique()

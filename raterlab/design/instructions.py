@@ -21,7 +21,10 @@ MAX_CELL_CHARS = 20_000
 longer cell (rule ``too_long``)."""
 
 
-def _allowed(spec: FieldSpec) -> str:
+def allowed_values(spec: FieldSpec) -> str:
+    """What a cell of the field may hold, in words (a Likert field from 1 to 5: ``a whole
+    number from 1 to 5``), and the skip it allows: the annotator's instructions and the
+    adjudicator's packet say it the same way."""
     if isinstance(spec, BinaryField):
         text = "1 (yes) or 0 (no)"
     elif isinstance(spec, LikertField):
@@ -43,7 +46,7 @@ def _field_lines(study: Study, task: Task) -> list[str]:
     lines = ["| column | what to write | required | meaning |", "|---|---|---|---|"]
     for name, spec in task.fields.items():
         required = "yes" if task.is_required(name) else "no"
-        lines.append(f"| `{name}` | {_allowed(spec)} | {required} | {spec.description} |")
+        lines.append(f"| `{name}` | {allowed_values(spec)} | {required} | {spec.description} |")
     layout = study.packet
     if layout.time_spent == "required":
         lines.append(f"| `{layout.time_column}` | seconds you spent on the item | yes | |")

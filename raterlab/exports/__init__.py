@@ -2,7 +2,10 @@
 
 Every study gets Parquet copies of its gold tables (:data:`COMMON`). A study names the other
 formats it wants in its file (``exports: [study_json, ...]``); :data:`FORMATS` maps each format
-name to its exporter. Exporters are generic and reusable: they read only the study model and
+name to its exporter, one module per format (:mod:`raterlab.exports.study_json`...). Each
+exporter takes an :class:`~raterlab.exports.bundle.ExportBundle` and a folder, writes its files
+there and returns their paths; shapes are documented in ``docs/gold_tables.md`` (section
+Exports). Exporters are generic and reusable: they read only the study model and
 the gold tables, never a study's name. :func:`raterlab.exports.write.write_exports` runs them.
 
 The exporters are named here and imported when first used (:func:`exporter`): checking a
@@ -23,14 +26,14 @@ if TYPE_CHECKING:
 
 Exporter = Callable[["ExportBundle", Path], list[Path]]
 
-COMMON: tuple[str, ...] = ("raterlab.exports.formats:parquet_tables",)
+COMMON: tuple[str, ...] = ("raterlab.exports.parquet:parquet_tables",)
 """The exporters every study gets (``module:function``)."""
 
 FORMATS: dict[str, str] = {
-    "study_json": "raterlab.exports.formats:study_json",
-    "labeler_files": "raterlab.exports.formats:labeler_files",
-    "gold_tier_jsonl": "raterlab.exports.formats:gold_tier_jsonl",
-    "system_metrics": "raterlab.exports.formats:system_metrics",
+    "study_json": "raterlab.exports.study_json:study_json",
+    "labeler_files": "raterlab.exports.labeler_files:labeler_files",
+    "gold_tier_jsonl": "raterlab.exports.gold_tier:gold_tier_jsonl",
+    "system_metrics": "raterlab.exports.system_metrics:system_metrics",
     "judge_calibration": "raterlab.exports.judges:judge_calibration",
     "condition_comparison": "raterlab.exports.comparison:comparison_files",
 }

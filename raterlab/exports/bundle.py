@@ -11,14 +11,21 @@ import pandas as pd
 
 from raterlab.comparison.conditions import condition_comparison, condition_means, unit_values
 from raterlab.consensus.inputs import counting_ratings
+from raterlab.design.kinds import ordinary
 from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study
 from raterlab.tables import names
 from raterlab.tables.adjudication import ADJUDICATIONS
+from raterlab.tables.agreement import AGREEMENT
 from raterlab.tables.comparison import COMPARISON, MEANS
 from raterlab.tables.consensus import CONSENSUS, ITEMS
 from raterlab.tables.ingest import LABELS
 from raterlab.warehouse import read_table
+
+AGREEMENT_COLUMNS = names(AGREEMENT)[1:]
+
+ItemRows = dict[str, list]
+"""One item's consensus rows as columns (column name -> values, in table order)."""
 
 
 @dataclass
@@ -30,6 +37,8 @@ class ExportBundle:
     adjudications: pd.DataFrame
     labels: pd.DataFrame
     """``gold.labels``, every kind."""
+    agreement: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=AGREEMENT_COLUMNS))
+    """``gold.agreement`` (empty before the ``agreement`` asset has run)."""
     judge_calibration: pd.DataFrame = field(default_factory=pd.DataFrame)
     """``gold.judge_calibration`` (empty for a study without judges)."""
     judge_weights: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -62,6 +71,22 @@ class ExportBundle:
     def exported_at_iso(self) -> str:
         return self.exported_at.isoformat().replace("+00:00", "Z")
 
+    def consensus_by_item(self) -> dict[tuple[str, str], ItemRows]:
+        """Each (task, item)'s consensus rows, in one pass over the table: plain lists, not a
+        DataFrame per item (which costs more than the export itself at 100,000 items)."""
+        consensus = self.consensus
+        wanted = ("field", "value", "value_num", "status", "confidence", "n_ratings", "rating_mean")
+        columns = {c: consensus[c].tolist() for c in wanted if c in consensus}
+        keys = zip(consensus["task"].tolist(), consensus["item_id"].tolist(), strict=True)
+        out: dict[tuple[str, str], ItemRows] = {}
+        for at, key in enumerate(keys):
+            rows = out.get(key)
+            if rows is None:
+                rows = out[key] = {c: [] for c in columns}
+            for column, values in columns.items():
+                rows[column].append(values[at])
+        return out
+
     def rating_rows(self) -> pd.DataFrame:
         """One row per counting rating (kind item, copy 0): ids, annotator, confidence,
         time spent, notes, round, and the values of every field as a dict."""
@@ -80,7 +105,7 @@ class ExportBundle:
                     "values",
                 ]
             )
-        rows = labels[(labels["kind"] == "item") & (labels["copy"].astype(int) == 0)]
+        rows = labels[ordinary(labels)]
         meta = rows.groupby("rating_id", sort=True)[
             ["task", "item_id", "annotator_id", "confidence", "time_spent_s", "notes", "round"]
         ].first()
@@ -104,6 +129,7 @@ def load_bundle(
         consensus=_frame(con, "gold.consensus", study.name, names(CONSENSUS)[1:]),
         adjudications=_frame(con, "gold.adjudications", study.name, names(ADJUDICATIONS)[1:]),
         labels=_frame(con, "gold.labels", study.name, names(LABELS)[1:]),
+        agreement=_frame(con, AGREEMENT.name, study.name, AGREEMENT_COLUMNS),
     )
     comparison = read_table(con, COMPARISON.name, study.name)
     means = read_table(con, MEANS.name, study.name)

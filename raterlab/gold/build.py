@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
-from raterlab.adjudication.packets import current_queue, read_adjudication_key
 from raterlab.adjudication.queue import pending_reasons
+from raterlab.adjudication.staging import read_adjudication_key
+from raterlab.adjudication.stored_queue import current_queue
 from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import StudyTables, load_tables
 from raterlab.consensus.items import build_items

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import CategoricalField, LikertField, Study
 from raterlab.tables import names
@@ -72,7 +73,7 @@ def contract_frame(
     frame["n_counted"] = frame["n_counted"].fillna(0).astype("int64")
     assigned = pd.Series(dtype="int64")
     if len(key):
-        rows = latest_pilot_only(key[(key["kind"] == "item") & (key["copy"].astype(int) == 0)])
+        rows = latest_pilot_only(key[ordinary(key)])
         assigned = rows.groupby("item_id").size()
     imported = (
         ratings[ratings["round"] == "import"].groupby(["item_id", "field"]).size()

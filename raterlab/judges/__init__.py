@@ -2,9 +2,11 @@
 humans. Plain functions over arrays and DataFrames, no Dagster (see docs/judges.md).
 
 - :mod:`raterlab.judges.calibrate`: every statistic of one field (:func:`calibrate_field` on
-  a :class:`FieldInput`), beside the human ceiling;
+  a :class:`FieldInput`), beside the human ceiling: :mod:`raterlab.judges.graded`,
+  :mod:`raterlab.judges.categorical`, :mod:`raterlab.judges.rows`,
+  :mod:`raterlab.judges.humans`, :mod:`raterlab.judges.field_input`;
 - :mod:`raterlab.judges.tables`, :mod:`raterlab.judges.resample`: the correlations and kappa
-  from contingency tables, and the shared bootstrap resamples;
+  from contingency tables, and the shared bootstrap resamples with their consumers;
 - :mod:`raterlab.judges.significance`: Williams' test, the paired bootstrap p-value, the
   alternative annotator test, Benjamini-Yekutieli, the Wilson interval;
 - :mod:`raterlab.judges.weights`: multi-judge weights and bounds;
@@ -19,9 +21,9 @@ from raterlab.lazy import exports
 __all__, __getattr__, __dir__ = exports(
     __name__,
     {
-        "COLUMNS": "calibrate",
-        "FieldInput": "calibrate",
-        "Options": "calibrate",
+        "COLUMNS": "rows",
+        "FieldInput": "field_input",
+        "Options": "field_input",
         "calibrate_field": "calibrate",
         "calibrate_files": "files",
         "AltTest": "significance",

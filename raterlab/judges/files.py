@@ -14,8 +14,10 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.ratings_file import unit_ids
-from raterlab.judges.calibrate import COLUMNS, Options, calibrate_field
+from raterlab.judges.calibrate import calibrate_field
+from raterlab.judges.field_input import Options
 from raterlab.judges.frames import JudgeInputError, field_inputs
+from raterlab.judges.rows import COLUMNS
 from raterlab.judges.tables import CORRELATIONS
 
 
@@ -57,7 +59,7 @@ def calibrate_files(
     categorical: Sequence[str] = (),
     options: Options | None = None,
 ) -> pd.DataFrame:
-    """The long calibration table (:data:`raterlab.judges.calibrate.COLUMNS`) of two files."""
+    """The long calibration table (:data:`raterlab.judges.rows.COLUMNS`) of two files."""
     _require(humans, [*units, rater, *fields], "HUMAN", "--unit/--rater/--fields")
     _require(judges, [*units, judge, score], "JUDGES", "--unit/--judge/--score")
     if field is not None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from raterlab.judges.calibrate import FieldInput
+from raterlab.judges.field_input import FieldInput
 
 
 class JudgeInputError(ValueError):

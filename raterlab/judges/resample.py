@@ -13,11 +13,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
+from scipy import sparse, stats
 from scipy.stats import rankdata
 
 from raterlab.agreement.bootstrap import drawn_counts
-from raterlab.judges.tables import CHUNK_CELLS, snap
+from raterlab.judges.tables import (
+    CHUNK_CELLS,
+    CORRELATIONS,
+    MAX_CELLS,
+    Tabulated,
+    snap,
+    table_correlations,
+    table_kappa,
+    tabulate_numeric,
+)
 
 Consumer = Callable[[np.ndarray], dict[str, np.ndarray]]
 
@@ -165,3 +174,53 @@ class MeanConsumer:
 def mean_consumer(values: np.ndarray) -> MeanConsumer:
     """The mean of the defined ``values`` (one per unit) under resampling of units."""
     return MeanConsumer(values)
+
+
+KAPPA = ("kappa", "accuracy")
+
+
+def _repeat_consumer(x: np.ndarray, y: np.ndarray) -> Consumer:
+    """Correlations on the repeated data, one resample at a time (tables too large)."""
+    valid = ~(np.isnan(x) | np.isnan(y))
+    xs, ys = snap(x[valid]), snap(y[valid])
+
+    def consume(counts: np.ndarray) -> dict[str, np.ndarray]:
+        out = {name: np.full(counts.shape[0], np.nan) for name in CORRELATIONS}
+        for b, row in enumerate(counts[:, valid].astype(int)):
+            rx, ry = np.repeat(xs, row), np.repeat(ys, row)
+            if rx.size < 2 or np.ptp(rx) == 0 or np.ptp(ry) == 0:
+                continue
+            out["pearson"][b] = stats.pearsonr(rx, ry).statistic
+            out["spearman"][b] = stats.spearmanr(rx, ry).statistic
+            out["kendall"][b] = stats.kendalltau(rx, ry).statistic
+        return out
+
+    return consume
+
+
+def correlation_consumer(x: np.ndarray, y: np.ndarray) -> tuple[Consumer, int]:
+    """Pearson, Spearman and Kendall of ``x`` and ``y`` per resample, and the table size it
+    keeps: from their contingency table, or on the repeated data above :data:`MAX_CELLS`."""
+    tab = tabulate_numeric(x, y)
+    if tab.cells == 0:
+        return (lambda counts: {s: np.full(counts.shape[0], np.nan) for s in CORRELATIONS}), 1
+    if tab.cells > MAX_CELLS:
+        return _repeat_consumer(x, y), 1
+    onehot = tab.onehot()
+    return (
+        lambda counts: table_correlations(tab.tables(counts, onehot), tab.x_values, tab.y_values)
+    ), tab.cells
+
+
+def kappa_consumer(tab: Tabulated) -> tuple[Consumer, int]:
+    """Cohen's kappa and accuracy of a label table per resample, and the table size."""
+    if not ((tab.x_codes >= 0) & (tab.y_codes >= 0)).any():
+        return (lambda counts: {s: np.full(counts.shape[0], np.nan) for s in KAPPA}), 1
+    onehot = tab.onehot()
+    return (lambda counts: table_kappa(tab.tables(counts, onehot))), tab.cells
+
+
+def point_correlations(x: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """The three correlations on the data itself (no resample)."""
+    consumer, _ = correlation_consumer(x, y)
+    return {k: float(v[0]) for k, v in consumer(np.ones((1, x.size))).items()}

@@ -18,9 +18,11 @@ import pandas as pd
 
 from raterlab.consensus.inputs import load_tables
 from raterlab.hashing import stable_int
-from raterlab.judges.calibrate import COLUMNS, Options, calibrate_field
+from raterlab.judges.calibrate import calibrate_field
+from raterlab.judges.field_input import Options
 from raterlab.judges.frames import field_inputs
 from raterlab.judges.plot import calibration_plot
+from raterlab.judges.rows import COLUMNS
 from raterlab.judges.store import (
     CALIBRATION_STEP,
     StudyCalibration,

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement import AgreementUndefined, cohen_kappa, krippendorff_alpha, spearman_rho
-from raterlab.judges.calibrate import FieldInput
+from raterlab.judges.field_input import FieldInput
 
 COLUMNS = (
     "judge",

@@ -71,6 +71,7 @@ import pandas as pd
 from scipy import stats
 
 from raterlab.agreement import AgreementUndefined, bootstrap_ci, krippendorff_alpha
+from raterlab.design.kinds import ordinary
 from raterlab.protocol import Study
 from raterlab.quality.calibration import mean_interval
 from raterlab.quality.ratings import (
@@ -98,10 +99,10 @@ OUTLIER_GAP = 2
 ITEM = ["task", "item_id", "field"]
 
 
-def ordinary(rows: pd.DataFrame) -> pd.DataFrame:
+def ordinary_ratings(rows: pd.DataFrame) -> pd.DataFrame:
     """Ordinary first-copy ratings (``kind = item``), one per annotator, item and field; a
     third annotator's tie-break ratings (disputed items only) are left out."""
-    own = rows[(rows["kind"] == "item") & (rows["copy"] == 0) & (rows["round"] != "tiebreak")]
+    own = rows[ordinary(rows) & (rows["round"] != "tiebreak")]
     own = own.copy()
     return own.drop_duplicates(["annotator_id", *ITEM])
 
@@ -109,7 +110,7 @@ def ordinary(rows: pd.DataFrame) -> pd.DataFrame:
 def differences(rows: pd.DataFrame) -> pd.DataFrame:
     """Ordinary numeric ratings of items others rated too, with ``others`` (their mean),
     ``d`` (rating minus ``others``) and ``n_raters``."""
-    own = ordinary(rows)
+    own = ordinary_ratings(rows)
     own = own[own["numeric"]].copy()
     own["v"] = own["x"].astype(float)
     grouped = own.groupby(ITEM)["v"]
@@ -227,7 +228,7 @@ def leniency_metrics(study: Study, diffs: pd.DataFrame) -> list[dict]:
 
 def mean_ratings(study: Study, rows: pd.DataFrame) -> list[dict]:
     """``mean_rating`` per annotator, field, and field x slice value (no flag)."""
-    own = ordinary(rows)
+    own = ordinary_ratings(rows)
     own = own[own["numeric"]].copy()
     own["v"] = own["x"].astype(float)
     keys = slice_keys(study, own, with_task=False)
@@ -323,7 +324,7 @@ def slice_bias_metrics(study: Study, diffs: pd.DataFrame) -> list[dict]:
 def scale_use_metrics(study: Study, rows: pd.DataFrame) -> list[dict]:
     """``scale_extremes_share`` per annotator, Likert field and ``all``."""
     fields = rating_fields(study)
-    own = ordinary(rows)
+    own = ordinary_ratings(rows)
     own = own[own["likert"]].copy()
     if own.empty:
         return []
@@ -403,7 +404,7 @@ def item_disagreement(part: pd.DataFrame, likert: bool) -> pd.Series:
 def category_agreement(study: Study, rows: pd.DataFrame) -> list[dict]:
     """``category_agreement`` and ``category_disagreement`` (annotator ``*``) per field and
     field x slice value (see the module docstring)."""
-    own = ordinary(rows)
+    own = ordinary_ratings(rows)
     keys = slice_keys(study, own, with_task=False)
     out, tests = [], []
     for (task, field), part in own.groupby(["task", "field"], sort=True):
@@ -458,7 +459,7 @@ def category_agreement(study: Study, rows: pd.DataFrame) -> list[dict]:
 
 def outliers(rows: pd.DataFrame) -> tuple[list[dict], list[dict]]:
     """``outlier_share`` metrics and ``outlier_item`` flags (Likert spread > 2 points)."""
-    own = ordinary(rows)
+    own = ordinary_ratings(rows)
     own = own[own["likert"]].copy()
     own["v"] = own["x"].astype(float)
     spread = own.groupby(ITEM)["v"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import pandas as pd
 
 from raterlab.agreement import AgreementUndefined, cohen_kappa
+from raterlab.design.kinds import ordinary
 from raterlab.protocol import Study
 from raterlab.quality.ratings import (
     ALL,
@@ -40,7 +41,7 @@ def duplicate_pairs(rows: pd.DataFrame) -> pd.DataFrame:
     """One row per (annotator, item, field) rated twice: ``first`` (copy 0) and ``second``
     (the hidden duplicate), with ``likert``. ``rows`` is :func:`ratings.prepare` output."""
     second = rows[(rows["kind"] == "duplicate") & (rows["copy"] == 1)]
-    first = rows[(rows["copy"] == 0) & (rows["kind"] == "item")]
+    first = rows[ordinary(rows)]
     pairs = first[[*PAIR_KEYS, "x", "likert"]].merge(
         second[[*PAIR_KEYS, "x"]], on=PAIR_KEYS, suffixes=("_first", "_second")
     )

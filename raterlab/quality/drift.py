@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from raterlab.design.kinds import ordinary
 from raterlab.protocol import Study
 from raterlab.quality.ratings import ALL, EVERYONE, key_slice, metric, within_one
 
@@ -59,7 +60,7 @@ def spot_check_comparisons(
     columns = ["task", "item_id", "field", "single", "checker", "disagree", "week", "tier"]
     if assignments is None or assignments.empty or "spot_check" not in assignments:
         return pd.DataFrame(columns=columns)
-    plain = assignments[(assignments["kind"] == "item") & (assignments["copy"].astype(int) == 0)]
+    plain = assignments[ordinary(assignments)]
     plain = plain[plain["tier"].isin(single_tiers(study))]
     spot = plain["spot_check"].astype(bool)
     checkers = plain.loc[spot, ["task", "item_id", "annotator_id", "tier"]]
@@ -69,7 +70,7 @@ def spot_check_comparisons(
     who = checkers.rename(columns={"annotator_id": "checker"}).merge(
         singles.rename(columns={"annotator_id": "single"}), on=["task", "item_id"]
     )
-    values = rows[(rows["kind"] == "item") & (rows["copy"] == 0)]
+    values = rows[ordinary(rows)]
     values = values[["task", "item_id", "field", "annotator_id", "x", "likert", "ingested_at"]]
     a = who.merge(
         values.rename(columns={"annotator_id": "single"}), on=["task", "item_id", "single"]
@@ -235,9 +236,9 @@ def promotions(
             f"({run.weeks[0]}..{run.weeks[-1]})"
         )
         week_reason.update(dict.fromkeys(run.weeks, reason))
-    plain = assignments[(assignments["kind"] == "item") & (assignments["copy"].astype(int) == 0)]
+    plain = assignments[ordinary(assignments)]
     single = plain[plain["tier"].isin(single_tiers(study)) & ~plain["spot_check"].astype(bool)]
-    rated = rows[(rows["kind"] == "item") & (rows["copy"] == 0)][
+    rated = rows[ordinary(rows)][
         ["task", "item_id", "annotator_id", "ingested_at"]
     ].drop_duplicates(["task", "item_id", "annotator_id"])
     items = single[["task", "item_id", "annotator_id", "tier"]].merge(

@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from raterlab.csvsafe import write_csv
+from raterlab.design.kinds import ordinary
 from raterlab.protocol import Study
 
 PROVENANCE = ("annotator_id", "task", "item_id", "round", "batch", "source_file")
@@ -36,8 +37,7 @@ def draw(study: Study, labels: pd.DataFrame, share: float | None = None) -> pd.D
     """The drawn ratings: one row per rating key (``annotator_id, task, item_id, copy``)."""
     share = study.quality.pi_sample if share is None else share
     keys = ["annotator_id", "task", "item_id", "copy"]
-    ordinary = labels[(labels["kind"] == "item") & (labels["copy"].astype(int) == 0)]
-    ratings = ordinary[[*PROVENANCE, "copy"]].drop_duplicates(keys).copy()
+    ratings = labels[ordinary(labels)][[*PROVENANCE, "copy"]].drop_duplicates(keys).copy()
     if ratings.empty or share <= 0:
         return ratings.iloc[0:0]
     ratings["u"] = [

@@ -13,17 +13,17 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.adjudication.ingest import inbox_dir, ingest_decisions, ingest_inbox
-from raterlab.adjudication.packets import (
+from raterlab.adjudication.adjudicator_packet import (
     REFERENCE,
     TEMPLATE,
     TEMPLATE_COLUMNS,
     adjudication_dir,
-    issue_packets,
-    read_adjudication_key,
-    refresh_queue,
-    sealed_tiebreak_rows,
 )
+from raterlab.adjudication.ingest import inbox_dir, ingest_decisions, ingest_inbox
+from raterlab.adjudication.packets import issue_packets
+from raterlab.adjudication.staging import read_adjudication_key
+from raterlab.adjudication.stored_queue import refresh_queue
+from raterlab.adjudication.third_annotator import sealed_tiebreak_rows
 from raterlab.consensus.inputs import load_tables
 from raterlab.design.verify import verify_no_hidden_values
 from raterlab.gold.build import build_consensus
@@ -242,7 +242,7 @@ def test_a_drift_promotion_is_acted_on(tmp_path: Path) -> None:
     """A TRIAGE item promoted by the drift rule (gold.promotions) moves to GOLD, goes to a
     second annotator in the next packets, and reaches gold/*.jsonl once resolved."""
     from raterlab.exports.bundle import load_bundle
-    from raterlab.exports.formats import gold_tier_jsonl
+    from raterlab.exports.gold_tier import gold_tier_jsonl
 
     data = loop_study("mini4")
     data["design"] = {**data["design"], "pilot": None}

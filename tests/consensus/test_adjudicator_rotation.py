@@ -6,13 +6,13 @@ from __future__ import annotations
 import csv
 
 from raterlab import warehouse
-from raterlab.adjudication.ingest import inbox_dir, ingest_inbox
-from raterlab.adjudication.packets import (
+from raterlab.adjudication.adjudicator_packet import (
     TEMPLATE,
     adjudication_dir,
     assigned_adjudicator,
-    issue_packets,
 )
+from raterlab.adjudication.ingest import inbox_dir, ingest_inbox
+from raterlab.adjudication.packets import issue_packets
 from raterlab.protocol import load_study
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.conftest import STUDIES

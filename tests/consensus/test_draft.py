@@ -10,10 +10,12 @@ import pandas as pd
 import pytest
 
 from raterlab import warehouse
-from raterlab.adjudication import packets
+from raterlab.adjudication import stored_queue
 from raterlab.adjudication.ingest import ingest_inbox
-from raterlab.adjudication.packets import issue_packets, read_adjudication_key, refresh_queue
+from raterlab.adjudication.packets import issue_packets
 from raterlab.adjudication.queue import build_queue
+from raterlab.adjudication.staging import read_adjudication_key
+from raterlab.adjudication.stored_queue import refresh_queue
 from raterlab.consensus import draft
 from raterlab.consensus.inputs import load_tables
 from raterlab.consensus.policy import compute_consensus
@@ -110,10 +112,10 @@ def test_the_stored_queue_is_what_a_fresh_build_gives(loop_home, monkeypatch) ->
         policy = draft.policy_consensus(con, study, tables)
         key = read_adjudication_key(con, study.name)
         fresh = build_queue(study, tables, key, policy.consensus)
-        first = packets.current_queue(con, study, tables, policy, key)
+        first = stored_queue.current_queue(con, study, tables, policy, key)
         with monkeypatch.context() as patched:
-            patched.setattr(packets, "build_queue", lambda *a, **k: pytest.fail("built again"))
-            again = packets.current_queue(con, study, load_tables(con, study), policy, key)
+            patched.setattr(stored_queue, "build_queue", lambda *a, **k: pytest.fail("built again"))
+            again = stored_queue.current_queue(con, study, load_tables(con, study), policy, key)
         issue_packets(study, home, con, SECRET)
         after = refresh_queue(con, study)
     assert (fresh["state"] == "open").any()

@@ -14,13 +14,17 @@ import pytest
 from raterlab import warehouse
 from raterlab.adjudication.ingest import ingest_inbox
 from raterlab.adjudication.packets import issue_packets
+from raterlab.agreement.study import field_agreement, ratings
 from raterlab.consensus.store import CONDITION_QUERY
+from raterlab.design.rounds import latest_pilot_only
 from raterlab.exports import exporters_for
 from raterlab.exports.bundle import load_bundle
-from raterlab.exports.formats import gold_tier_jsonl, labeler_files, study_json
+from raterlab.exports.gold_tier import gold_tier_jsonl
+from raterlab.exports.labeler_files import labeler_files
+from raterlab.exports.study_json import study_json
 from raterlab.exports.write import write_exports
 from raterlab.gold.build import build_consensus
-from raterlab.protocol import load_study
+from raterlab.protocol import Study, load_study
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.conftest import REPO
 from tests.consensus.conftest import SECRET, build_home
@@ -76,6 +80,20 @@ def cab_records(n: int = 30) -> list[dict]:
     return records
 
 
+def write_agreement(con: duckdb.DuckDBPyConnection, study: Study) -> None:
+    """``gold.agreement`` as the ``agreement`` asset writes it (without intervals), which the
+    study JSON's kappa is read from."""
+    labels = warehouse.read_table(con, "gold.labels", study.name)
+    generations = warehouse.read_table(con, "raw.generations", study.name, ("record",))
+    routed = warehouse.read_table(con, "staging.routed_items", study.name)
+    items = generations[["item_id", "task", "record"]].merge(
+        routed[["item_id", "tier", "stratum"]], on="item_id", how="left"
+    )
+    rows = latest_pilot_only(ratings(labels, items))
+    table = field_agreement(study, rows, interval=None)
+    warehouse.replace_study_rows(con, "gold.agreement", study.name, table)
+
+
 @pytest.fixture(scope="module")
 def cab(tmp_path_factory: pytest.TempPathFactory):
     """The small correctness study through the whole loop, with its consensus published."""
@@ -86,6 +104,7 @@ def cab(tmp_path_factory: pytest.TempPathFactory):
     with warehouse.connect(home.warehouse) as con:
         ingest_inbox(study, home, con)
         build_consensus(con, study)
+        write_agreement(con, study)
         bundle = load_bundle(con, study, run_id="run-1")
     return study, home, bundle
 

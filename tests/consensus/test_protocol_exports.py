@@ -16,7 +16,7 @@ from raterlab.design.generations import read_generations
 from raterlab.design.routing import routed_items
 from raterlab.design.shares import share_problems, tier_shares
 from raterlab.exports.bundle import ExportBundle
-from raterlab.exports.formats import labeler_files
+from raterlab.exports.labeler_files import labeler_files
 from raterlab.protocol import load_study
 from raterlab.tables import names
 from raterlab.tables.adjudication import ADJUDICATIONS

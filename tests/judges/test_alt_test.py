@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy.stats import ttest_1samp
 
-from raterlab.judges.calibrate import Options
+from raterlab.judges.field_input import Options
 from raterlab.judges.files import calibrate_files
 from raterlab.judges.significance import alt_test
 

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from raterlab.cli import main
-from raterlab.judges.calibrate import Options
+from raterlab.judges.field_input import Options
 from raterlab.judges.files import calibrate_files
 from tests.conftest import REPO
 

@@ -13,7 +13,8 @@ from statsmodels.stats.multitest import multipletests
 
 from raterlab.agreement.bootstrap import resample_counts
 from raterlab.judges import resample
-from raterlab.judges.calibrate import FieldInput, Options, calibrate_field
+from raterlab.judges.calibrate import calibrate_field
+from raterlab.judges.field_input import FieldInput, Options
 from raterlab.judges.significance import benjamini_yekutieli, williams_test, wilson_interval
 from raterlab.judges.tables import (
     levels,
@@ -250,13 +251,11 @@ def test_brier_and_calibration_error() -> None:
 def test_large_tables_fall_back_to_scipy_per_resample(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two continuous variables: above MAX_CELLS the pair is not tabulated; the replicates
     are scipy's on the repeated data, like the tabulated path's."""
-    from raterlab.judges import calibrate
-
     rng = np.random.default_rng(21)
     x, y = rng.normal(size=40), rng.normal(size=40)
-    tabulated, _ = calibrate._correlation_consumer(x, y)
-    monkeypatch.setattr(calibrate, "MAX_CELLS", 10)
-    looped, _ = calibrate._correlation_consumer(x, y)
+    tabulated, _ = resample.correlation_consumer(x, y)
+    monkeypatch.setattr(resample, "MAX_CELLS", 10)
+    looped, _ = resample.correlation_consumer(x, y)
     counts = resample_counts(rng.integers(0, 40, size=(15, 40)), 40)
     a, b = tabulated(counts), looped(counts)
     for name in SCIPY:

@@ -8,7 +8,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from raterlab.agreement import krippendorff_alpha
-from raterlab.judges.calibrate import FieldInput
+from raterlab.judges.field_input import FieldInput
 from raterlab.judges.weights import judge_weights
 
 

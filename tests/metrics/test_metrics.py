@@ -197,7 +197,7 @@ def test_gold_table_and_export(tmp_path) -> None:
     import duckdb
 
     from raterlab.exports.bundle import ExportBundle
-    from raterlab.exports.formats import system_metrics
+    from raterlab.exports.system_metrics import system_metrics
     from raterlab.metrics import write_metrics
     from raterlab.tables import names
     from raterlab.tables.adjudication import ADJUDICATIONS

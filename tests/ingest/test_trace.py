@@ -10,9 +10,9 @@ from pathlib import Path
 
 from raterlab import warehouse
 from raterlab.ingest import ingest_file
-from tests.ingest.conftest import filled, issued, template, write  # noqa: F401 (fixture)
+from tests.ingest.conftest import filled, template, write
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r"^\| \d+ \| `(?P<file>raterlab/[\w/]+\.py)` \| `(?P<function>\w+)` \|", re.M)
 
 

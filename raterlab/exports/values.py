@@ -1,0 +1,50 @@
+"""How the JSON exports write values: plain JSON scalars, rating values typed by their
+field, and JSON files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from raterlab.protocol import CategoricalField, Study
+
+
+def plain(value):
+    """A JSON-friendly scalar (NaN -> None, numpy -> Python, whole floats -> int)."""
+    if value is None or type(value) in (str, int, bool):  # most cells, at once
+        return value
+    if isinstance(value, float | np.floating):
+        if np.isnan(value):
+            return None
+        return int(value) if float(value).is_integer() else float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return value
+
+
+def typed_value(study: Study, task: str, field: str, value, value_num=None):
+    """A consensus or rating value as JSON: a number for binary and Likert, else the text."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return None
+    spec = study.tasks[task].fields.get(field)
+    if spec is not None and spec.is_rating and not isinstance(spec, CategoricalField):
+        number = value_num if value_num is not None and not pd.isna(value_num) else value
+        try:
+            return plain(float(number))
+        except (TypeError, ValueError):
+            return value
+    return value
+
+
+def dump_json(path: Path, document) -> Path:
+    """Write ``document`` as indented UTF-8 JSON (its folder created); returns ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
