@@ -146,7 +146,7 @@ def consensus(step: StudyStep) -> dg.MaterializeResult:
 
 @study_asset(
     group=GROUP,
-    deps=[consensus, "judge_calibration", "condition_comparison"],
+    deps=[consensus, "agreement", "judge_calibration", "condition_comparison"],
     kinds={"json", "parquet"},
 )
 def exports(step: StudyStep) -> dg.MaterializeResult:

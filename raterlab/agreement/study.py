@@ -236,6 +236,10 @@ def field_agreement(
                 [table, _declared_rows(study, field, spec, matrix, table, ci, options)],
                 ignore_index=True,
             )
+            table = pd.concat(
+                [table, _export_kappa_rows(study, spec, field, matrix, table, ci, options)],
+                ignore_index=True,
+            )
             parts.append(_mark(study, field, spec, table).assign(task=task, slice=slice_name))
     if not parts:
         return pd.DataFrame(columns=list(AGREEMENT_COLUMNS))
@@ -275,6 +279,33 @@ def _declared_rows(
         row = agreement_table({field: matrix}, level, [name], list(spec.domain()), ci=ci, **options)
         rows.append(row.assign(level=declared_options(threshold) or _computed_at(row, level)))
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+
+
+EXPORT_KAPPA_LEVELS = ("nominal", "weights=unweighted")
+"""The ``level`` of an unweighted kappa in ``gold.agreement``."""
+
+
+def _export_kappa_rows(
+    study: Study,
+    spec: object,
+    field: str,
+    matrix: pd.DataFrame,
+    table: pd.DataFrame,
+    ci: bool,
+    options: dict,
+) -> pd.DataFrame:
+    """The inter-rater kappa the ``study_json`` export reports
+    (:func:`raterlab.exports.study_json.kappa`), where a study asks for that export and the
+    field's coefficient set lacks it: on a Likert field, unweighted Cohen's kappa for a fully
+    crossed pair of raters, else Fleiss' kappa (a binary or categorical field's set has
+    both). A kappa a threshold declares with weights is among the declared rows already."""
+    if "study_json" not in study.exports or not isinstance(spec, LikertField):
+        return pd.DataFrame()
+    name = "cohen_kappa" if _fully_crossed_pair(matrix) else "fleiss_kappa"
+    if ((table["coefficient"] == name) & table["level"].isin(EXPORT_KAPPA_LEVELS)).any():
+        return pd.DataFrame()
+    row = agreement_table({field: matrix}, "nominal", [name], list(spec.domain()), ci=ci, **options)
+    return row.assign(level="nominal")
 
 
 def _computed_at(row: pd.DataFrame, level: str) -> str:

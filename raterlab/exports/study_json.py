@@ -66,9 +66,9 @@ def kappa(study: Study, agreement: pd.DataFrame) -> list[dict]:
     Two raters: Cohen's kappa, weighted as :func:`_kappa_weights` says (by default
     unweighted, as ``sklearn.metrics.cohen_kappa_score``). More raters: Fleiss' kappa. The
     estimate is None when it is undefined (one category only...) and the coefficient too when
-    the table has no such row (no ratings yet, one rater, or a coefficient the ``agreement``
-    asset does not compute: Fleiss' kappa of a Likert field, unweighted Cohen's kappa of a
-    Likert field that no threshold declares).
+    the table has no such row (no ratings yet, or one rater). The ``agreement`` asset computes
+    the kappa this export reads for every field of a study that asks for it
+    (:func:`raterlab.agreement.study.field_agreement`).
     """
     overall = agreement[agreement["slice"] == "all"]
     out = []

@@ -289,3 +289,24 @@ def test_light_kappa_is_the_mean_of_cohen_kappa_over_annotator_pairs() -> None:
         shared = [(x, y) for x, y in zip(scores[a], scores[b], strict=True) if None not in (x, y)]
         pairs.append(cohen_kappa_score(*zip(*shared, strict=True)))
     assert row[row["slice"] == "all"]["estimate"].iloc[0] == pytest.approx(np.mean(pairs))
+
+
+def test_a_study_exporting_study_json_gets_the_kappa_it_reports_on_likert_fields() -> None:
+    """``study_json`` reads each field's inter-rater kappa from ``gold.agreement``: the
+    agreement asset computes unweighted Cohen's kappa of a Likert field for such a study (as
+    ``sklearn.metrics.cohen_kappa_score``), and the export reports that number."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from raterlab.exports.study_json import kappa
+
+    rows = _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B})
+    plain = field_agreement(_study(), rows, interval=None)
+    study = _study(exports=["study_json"])
+    table = field_agreement(study, rows, interval=None)
+    score = table[(table["slice"] == "all") & (table["field"] == "score")]
+    unweighted = score[(score["coefficient"] == "cohen_kappa") & (score["level"] == "nominal")]
+    assert unweighted["estimate"].tolist() == [pytest.approx(cohen_kappa_score(A, B))]
+    assert len(table) == len(plain) + plain["slice"].nunique()
+    reported = {e["field"]: e for e in kappa(study, table)}
+    assert reported["score"]["estimate"] == round(cohen_kappa_score(A, B), 4)
+    assert reported["score"]["weights"] == "unweighted"

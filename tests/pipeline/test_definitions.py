@@ -33,7 +33,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
     "exports": (
         "consensus",
-        ("condition_comparison", "consensus", "judge_calibration"),
+        ("agreement", "condition_comparison", "consensus", "judge_calibration"),
         ("json", "parquet"),
     ),
     "report": (
