@@ -15,14 +15,11 @@ from assets.metadata import list_md, table_md
 from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
 from raterlab.adjudication.ingest import ensure_tables, inbox_dir, ingest_inbox
-from raterlab.adjudication.packets import (
-    current_queue,
-    issue_packets,
-    read_adjudication_key,
-    refresh_queue,
-    restore_tiebreak_key,
-)
+from raterlab.adjudication.packets import issue_packets
 from raterlab.adjudication.queue import OPEN_STATES, backlog
+from raterlab.adjudication.staging import read_adjudication_key
+from raterlab.adjudication.stored_queue import current_queue, refresh_queue
+from raterlab.adjudication.third_annotator import restore_tiebreak_key
 from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import counting_ratings, load_tables
 from raterlab.consensus.recovery import overall

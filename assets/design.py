@@ -19,7 +19,7 @@ from assets.metadata import list_md
 from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
 from raterlab import memo
-from raterlab.adjudication.packets import sealed_tiebreak_rows
+from raterlab.adjudication.third_annotator import sealed_tiebreak_rows
 from raterlab.design import (
     assign,
     files_intact,
@@ -151,7 +151,7 @@ def blinding_key(step: StudyStep) -> dg.MaterializeResult:
 
     Skipped when the study, the assignments and the secret are those of the last write: the
     third annotators' rows are kept up to date in the key by the adjudication packets that
-    assign them (:func:`raterlab.adjudication.packets.merge_tiebreak_key`)."""
+    assign them (:func:`raterlab.adjudication.third_annotator.merge_tiebreak_key`)."""
     table = step.frame("staging.assignments")
     secret = step.raterlab.blinding_secret()
     if step.unchanged(table, secret):

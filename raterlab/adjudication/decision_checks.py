@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from raterlab.adjudication.packets import FILLED_COLUMNS, TEMPLATE_COLUMNS
+from raterlab.adjudication.adjudicator_packet import FILLED_COLUMNS, TEMPLATE_COLUMNS
 from raterlab.ingest.changes import DOMAIN_RULES
 from raterlab.ingest.issues import concat_issues, file_issue, issue_rows
 from raterlab.ingest.labels import normalised_values

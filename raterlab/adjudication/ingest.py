@@ -20,8 +20,9 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from raterlab.adjudication.adjudicator_packet import ADJUDICATION
 from raterlab.adjudication.decision_checks import DecisionCheck, check_file
-from raterlab.adjudication.packets import ADJUDICATION, read_adjudication_key
+from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.adjudication.versions import apply_decisions
 from raterlab.ingest import store
 from raterlab.ingest.audit import pending_files

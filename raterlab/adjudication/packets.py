@@ -11,20 +11,12 @@ from datetime import UTC, datetime
 import duckdb
 
 from raterlab.adjudication.adjudicator_packet import (
-    ADJUDICATION,
-    FILLED_COLUMNS,
-    REFERENCE,
-    TEMPLATE,
-    TEMPLATE_COLUMNS,
-    adjudication_dir,
     issue_adjudication_packet,
 )
 from raterlab.adjudication.staging import ensure_staging, read_adjudication_key
-from raterlab.adjudication.stored_queue import current_queue, refresh_queue
+from raterlab.adjudication.stored_queue import current_queue
 from raterlab.adjudication.third_annotator import (
     issue_third_annotator_packets,
-    restore_tiebreak_key,
-    sealed_tiebreak_rows,
 )
 from raterlab.consensus.draft import policy_consensus
 from raterlab.consensus.inputs import load_tables
@@ -76,22 +68,3 @@ def issue_packets(
     if issued["packets"]:
         current_queue(con, study, tables, draft, read_adjudication_key(con, study.name))
     return issued
-
-
-__all__ = [
-    # Imported from here by assets/, checks/, raterlab.adjudication.ingest and
-    # raterlab.simulate.adjudicators: defined in the modules above, importable from here until
-    # those import them from there.
-    "ADJUDICATION",
-    "FILLED_COLUMNS",
-    "REFERENCE",
-    "TEMPLATE",
-    "TEMPLATE_COLUMNS",
-    "adjudication_dir",
-    "current_queue",
-    "issue_packets",
-    "read_adjudication_key",
-    "refresh_queue",
-    "restore_tiebreak_key",
-    "sealed_tiebreak_rows",
-]

@@ -29,15 +29,15 @@ import numpy as np
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.adjudication.ingest import inbox_dir
-from raterlab.adjudication.packets import (
+from raterlab.adjudication.adjudicator_packet import (
     REFERENCE,
     TEMPLATE,
     TEMPLATE_COLUMNS,
     adjudication_dir,
-    read_adjudication_key,
 )
+from raterlab.adjudication.ingest import inbox_dir
 from raterlab.adjudication.queue import TIEBREAK_ROUND
+from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.design.packets import returned_name, template_name
 from raterlab.files import write_atomic
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
