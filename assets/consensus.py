@@ -21,7 +21,6 @@ from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.adjudication.stored_queue import current_queue, refresh_queue
 from raterlab.adjudication.third_annotator import restore_tiebreak_key
 from raterlab.consensus.draft import policy_consensus
-from raterlab.consensus.inputs import counting_ratings, load_tables
 from raterlab.consensus.recovery import overall
 from raterlab.design.blinding import KEY_COLUMNS
 from raterlab.exports import exporters_for
@@ -29,6 +28,7 @@ from raterlab.exports.bundle import load_bundle
 from raterlab.exports.write import write_exports
 from raterlab.gold.build import CONSENSUS_TABLES, build_consensus
 from raterlab.gold.contract import validate_gold
+from raterlab.ingest.study_tables import counting_ratings, load_tables
 from raterlab.warehouse import read_table, replace_study_rows
 from resources import Raterlab
 

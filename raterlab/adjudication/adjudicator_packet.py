@@ -38,10 +38,10 @@ from raterlab.adjudication.staging import (
     next_batch,
     read_adjudication_key,
 )
-from raterlab.consensus.inputs import StudyTables
 from raterlab.design.blinding import token
 from raterlab.design.instructions import allowed_values
 from raterlab.design.packets import MANIFEST, neutralise
+from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 from raterlab.settings import Home
 

@@ -19,7 +19,7 @@ from raterlab.adjudication.third_annotator import (
     issue_third_annotator_packets,
 )
 from raterlab.consensus.draft import policy_consensus
-from raterlab.consensus.inputs import load_tables
+from raterlab.ingest.study_tables import load_tables
 from raterlab.protocol import Study
 from raterlab.settings import Home
 

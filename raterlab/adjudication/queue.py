@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from raterlab.consensus.inputs import StudyTables
 from raterlab.consensus.policy import (
     AWAITING_ADJUDICATION,
     AWAITING_THIRD,
@@ -30,6 +29,7 @@ from raterlab.consensus.policy import (
     find_disputes,
 )
 from raterlab.design.kinds import ordinary
+from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 
 QUEUE_COLUMNS = (

@@ -22,7 +22,7 @@ from raterlab.adjudication.queue import (
 )
 from raterlab.adjudication.staging import ensure_staging, read_adjudication_key
 from raterlab.consensus.draft import Draft, policy_consensus
-from raterlab.consensus.inputs import StudyTables, load_tables
+from raterlab.ingest.study_tables import StudyTables, load_tables
 from raterlab.protocol import Study
 from raterlab.tables.adjudication import ADJUDICATION_QUEUE
 

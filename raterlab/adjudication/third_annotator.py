@@ -18,11 +18,11 @@ import pandas as pd
 from raterlab import warehouse
 from raterlab.adjudication.queue import TIEBREAK_ROUND
 from raterlab.adjudication.staging import append_rows, next_batch
-from raterlab.consensus.inputs import StudyTables
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.design.blinding import seal
 from raterlab.design.packets import packet_dir, write_packet
 from raterlab.hashing import stable_int
+from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 from raterlab.settings import Home
 from raterlab.tables.adjudication import TIEBREAK_ASSIGNMENTS, TIEBREAK_PACKET_FILES

@@ -12,7 +12,7 @@ from raterlab.comparison.conditions import (
     condition_means,
     unit_values,
 )
-from raterlab.consensus.inputs import counting_ratings
+from raterlab.ingest.study_tables import counting_ratings
 from raterlab.protocol import Study
 from raterlab.tables.comparison import COMPARISON, MEANS
 from raterlab.warehouse import read_table

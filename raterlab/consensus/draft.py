@@ -20,8 +20,8 @@ import duckdb
 import pandas as pd
 
 from raterlab import memo, warehouse
-from raterlab.consensus.inputs import StudyTables
 from raterlab.consensus.policy import compute_consensus
+from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 from raterlab.tables import names
 from raterlab.tables.consensus import CONSENSUS, CONSENSUS_DRAFT

@@ -340,7 +340,7 @@ def compute_consensus(
 ) -> pd.DataFrame:
     """``gold.consensus`` rows of one study (without the ``study`` column).
 
-    ``ratings``: the counting ratings (:func:`raterlab.consensus.inputs.counting_ratings`);
+    ``ratings``: the counting ratings (:func:`raterlab.ingest.study_tables.counting_ratings`);
     ``items``: ``task, item_id, tier`` of every item rated (a row per item and rating field
     is produced for each rated item); ``adjudications``: ``gold.adjudications`` rows;
     ``pending``: where an open dispute stands, by (task, item, field).

@@ -10,8 +10,8 @@ import duckdb
 import pandas as pd
 
 from raterlab.comparison.conditions import condition_comparison, condition_means, unit_values
-from raterlab.consensus.inputs import counting_ratings
 from raterlab.design.kinds import ordinary
+from raterlab.ingest.study_tables import counting_ratings
 from raterlab.judges.store import read_calibration
 from raterlab.protocol import Study
 from raterlab.tables import names

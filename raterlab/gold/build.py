@@ -17,11 +17,11 @@ from raterlab.adjudication.queue import pending_reasons
 from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.adjudication.stored_queue import current_queue
 from raterlab.consensus.draft import policy_consensus
-from raterlab.consensus.inputs import StudyTables, load_tables
 from raterlab.consensus.items import build_items
 from raterlab.consensus.policy import with_pending
 from raterlab.consensus.recovery import truth_recovery
 from raterlab.consensus.store import create_views, replace_rows
+from raterlab.ingest.study_tables import StudyTables, load_tables
 from raterlab.protocol import Study
 from raterlab.tables import ddl
 from raterlab.tables.consensus import CONSENSUS_RECOVERY

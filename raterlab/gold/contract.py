@@ -65,7 +65,7 @@ def contract_frame(
 ) -> pd.DataFrame:
     """``gold.consensus`` with the columns its counts are checked against:
     ``n_counted`` (the counting ratings of gold.labels, ``ratings``: see
-    :func:`raterlab.consensus.inputs.counting_ratings`), ``n_assigned`` (copy-0 item rows in
+    :func:`raterlab.ingest.study_tables.counting_ratings`), ``n_assigned`` (copy-0 item rows in
     the sealed key plus imported ratings) and ``in_items`` (the item is in gold.items)."""
     frame = consensus.copy()
     counted = ratings.groupby(["task", "item_id", "field"]).size().rename("n_counted")
@@ -217,7 +217,7 @@ def validate_gold(
     report_dir: Path | None = None,
 ) -> ContractResult:
     """Run the contract on one study's gold tables (``ratings``: the counting ratings,
-    :func:`raterlab.consensus.inputs.counting_ratings`; ``key``: the sealed key); write
+    :func:`raterlab.ingest.study_tables.counting_ratings`; ``key``: the sealed key); write
     Data Docs under ``report_dir``."""
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     if consensus is None:

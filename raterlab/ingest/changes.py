@@ -10,7 +10,7 @@ what becomes of them, never leave them silently wrong or silently gone:
   ``gold.rating_values`` (the history keeps the name they were given under).
 - A stored value the new rules reject (a 5 after ``max: 4``, a label no longer offered) is
   listed in ``staging.held_ratings``, with the rule and its message, and is held out of the
-  ratings that count (:func:`raterlab.consensus.inputs.counting_ratings`) until a newer
+  ratings that count (:func:`raterlab.ingest.study_tables.counting_ratings`) until a newer
   return replaces it, or the rules take it back. The rules are the ingest's own
   (:func:`raterlab.ingest.rules.task_rules`, those of one cell: type, range, allowed values),
   checked once per distinct stored value.

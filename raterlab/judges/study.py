@@ -16,8 +16,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from raterlab.consensus.inputs import load_tables
 from raterlab.hashing import stable_int
+from raterlab.ingest.study_tables import load_tables
 from raterlab.judges.calibrate import calibrate_field
 from raterlab.judges.field_input import Options
 from raterlab.judges.frames import field_inputs

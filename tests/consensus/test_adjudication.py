@@ -24,9 +24,9 @@ from raterlab.adjudication.packets import issue_packets
 from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.adjudication.stored_queue import refresh_queue
 from raterlab.adjudication.third_annotator import sealed_tiebreak_rows
-from raterlab.consensus.inputs import load_tables
 from raterlab.design.verify import verify_no_hidden_values
 from raterlab.gold.build import build_consensus
+from raterlab.ingest.study_tables import load_tables
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.consensus.conftest import SECRET, build_home, ingest_pending, loop_study
 

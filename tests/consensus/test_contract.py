@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from raterlab import warehouse
-from raterlab.consensus.inputs import load_tables
 from raterlab.gold.build import build_consensus
 from raterlab.gold.contract import validate_gold
+from raterlab.ingest.study_tables import load_tables
 from raterlab.warehouse import read_table
 
 

@@ -17,9 +17,9 @@ from raterlab.adjudication.queue import build_queue
 from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.adjudication.stored_queue import refresh_queue
 from raterlab.consensus import draft
-from raterlab.consensus.inputs import load_tables
 from raterlab.consensus.policy import compute_consensus
 from raterlab.gold.build import build_consensus
+from raterlab.ingest.study_tables import load_tables
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.consensus.conftest import SECRET
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from raterlab.consensus.inputs import counting_ratings
 from raterlab.consensus.policy import compute_consensus, find_disputes, item_status
+from raterlab.ingest.study_tables import counting_ratings
 from raterlab.protocol import StudyError
 from raterlab.tables import names
 from raterlab.tables.consensus import CONSENSUS, STATUSES

@@ -10,10 +10,10 @@ import pytest
 
 from raterlab import warehouse
 from raterlab.cli import EXIT_CODES, main
-from raterlab.consensus.inputs import counting_ratings, load_tables
 from raterlab.errors import StudyChanged
 from raterlab.ingest import ingest_file
 from raterlab.ingest.changes import follow_study, study_change
+from raterlab.ingest.study_tables import counting_ratings, load_tables
 from raterlab.protocol import StudyError, load_study, parse_study
 from raterlab.settings import Home
 from tests.conftest import MINI_STUDY, mini_records, write_study

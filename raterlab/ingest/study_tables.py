@@ -1,4 +1,5 @@
-"""What consensus and adjudication read from the warehouse, and the ratings that count.
+"""A study's ingested tables as the later stages read them (consensus, adjudication, judges,
+comparison, exports), and the ratings that count.
 
 Only ordinary ratings (:func:`raterlab.design.kinds.ordinary`: ``kind = 'item'``,
 ``copy = 0``) count toward consensus: hidden duplicates, attention checks and calibration
