@@ -52,7 +52,7 @@ def _by_file(results: list) -> dg.MetadataValue:
 @study_asset(group=GROUP, deps=[returned_annotations], kinds={"duckdb"})
 def validated_annotations(step: StudyStep) -> dg.MaterializeResult:
     """Each pending file validated by the Pandera schema generated from the study file's rules
-    (:mod:`raterlab.ingest.schema`; files in batches, a batch's rows in one validation) and
+    (:mod:`raterlab.ingest.row_checks`; files in batches, a batch's rows in one validation) and
     checked against the sealed key, then committed with its outcome in ``staging.ingests``: a
     rejected file goes to ``quarantine/`` with its report; an accepted one's ratings are
     unblinded through the sealed key and applied row by row (a newer rating of the same

@@ -34,8 +34,8 @@ from raterlab.ingest.changes import DOMAIN_RULES
 from raterlab.ingest.issues import concat_issues, file_issue, issue_rows
 from raterlab.ingest.labels import normalised_values
 from raterlab.ingest.read import ROW, UnreadableFile, read_returned
+from raterlab.ingest.row_checks import failures
 from raterlab.ingest.rules import task_rules
-from raterlab.ingest.schema import failures
 from raterlab.protocol import SKIP_VALUE, Study
 
 MIN_RATIONALE = 10

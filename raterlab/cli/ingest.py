@@ -40,7 +40,7 @@ def changes_line(changes: dict[str, int]) -> str:
 def run_validate(args: argparse.Namespace) -> int:
     from raterlab import warehouse
     from raterlab.ingest import NoPackets, preview
-    from raterlab.ingest.report import markdown, report_dict
+    from raterlab.ingest.issue_report import markdown, report_dict
     from raterlab.ingest.store import sha256_of
     from raterlab.protocol import StudyError
 
@@ -127,7 +127,7 @@ def run_import(args: argparse.Namespace) -> int:
     from raterlab import warehouse
     from raterlab.ingest import UnreadableFile
     from raterlab.ingest.imports import import_file
-    from raterlab.ingest.report import markdown, report_dict
+    from raterlab.ingest.issue_report import markdown, report_dict
     from raterlab.ingest.store import WRITTEN
     from raterlab.protocol import StudyError
     from raterlab.publish import publish

@@ -5,8 +5,8 @@ from raterlab.ingest.context import NoPackets
 from raterlab.ingest.one_file import ingest_file
 from raterlab.ingest.read import UnreadableFile, read_returned
 from raterlab.ingest.returns import IngestResult, Preview, preview
+from raterlab.ingest.row_checks import task_schema
 from raterlab.ingest.rules import task_rules
-from raterlab.ingest.schema import task_schema
 from raterlab.ingest.validate import Validation, validate_file
 
 __all__ = [

@@ -11,8 +11,8 @@ import pandas as pd
 
 from raterlab.design.packets import template_columns
 from raterlab.ingest.read import ROW
+from raterlab.ingest.row_checks import failures
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
-from raterlab.ingest.schema import failures
 from raterlab.protocol import ConfidenceField, Study
 
 

@@ -36,8 +36,8 @@ import pandas as pd
 from raterlab import memo, warehouse
 from raterlab.errors import StudyChanged
 from raterlab.ingest.read import ROW
+from raterlab.ingest.row_checks import failures
 from raterlab.ingest.rules import task_rules
-from raterlab.ingest.schema import failures
 from raterlab.protocol import Study
 from raterlab.tables import ddl
 from raterlab.tables.ingest import HELD_RATINGS

@@ -16,9 +16,9 @@ import duckdb
 import pandas as pd
 
 from raterlab.ingest import store
+from raterlab.ingest.issue_report import capped, report_dict, report_folder, write_report
 from raterlab.ingest.kind import A, C, Kind, Prepared, R
 from raterlab.ingest.receive import Received, add_version_issues, file_row, receive
-from raterlab.ingest.report import capped, report_dict, report_folder, write_report
 from raterlab.ingest.returns import RETURNED
 from raterlab.protocol import Study
 from raterlab.settings import Home
@@ -28,7 +28,7 @@ def file_report(
     home: Home, study: str, received: Received, status: str, issues: pd.DataFrame, folder: str
 ) -> Path | None:
     """A rejected file is copied to ``quarantine/<study>/[<folder>/]<name>__<hash>/`` (the
-    name shortened: :func:`~raterlab.ingest.report.report_folder`) with its report; an
+    name shortened: :func:`~raterlab.ingest.issue_report.report_folder`) with its report; an
     accepted file with warnings gets its report under ``reports/ingest/<study>/[<folder>/]``.
     Returns the report's path (``None``: nothing to report)."""
     if status != "rejected" and issues.empty:
@@ -51,7 +51,7 @@ def prepare(
 ) -> Prepared[C, A]:
     """A validated file with what it writes (``None``: rejected), its version's warning added
     and its report written (outside any transaction); its issues recorded at most so many
-    per rule (:func:`~raterlab.ingest.report.capped`), its counts of every issue."""
+    per rule (:func:`~raterlab.ingest.issue_report.capped`), its counts of every issue."""
     status = "rejected" if accepted is None else "accepted"
     add_version_issues(received, check)
     report = file_report(home, study.name, received, status, check.issues, kind.folder)

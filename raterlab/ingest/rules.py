@@ -3,7 +3,7 @@
 :func:`task_rules` turns the protocol into rules (type, range, allowed values, required,
 conditional requirements, logical constraints, skip reasons, time spent), each a Polars
 expression over the file's text cells (:mod:`raterlab.ingest.cells`) that is true where a
-row passes. :mod:`raterlab.ingest.schema` makes them the checks of the Pandera schema that
+row passes. :mod:`raterlab.ingest.row_checks` makes them the checks of the Pandera schema that
 validates every returned file.
 """
 

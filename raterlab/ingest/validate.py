@@ -24,8 +24,8 @@ from raterlab.ingest.key import SealedKey
 from raterlab.ingest.key_checks import cross_checks
 from raterlab.ingest.labels import typed_names
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
+from raterlab.ingest.row_checks import failures, optional_columns, typed_failures
 from raterlab.ingest.rules import Rule, task_rules
-from raterlab.ingest.schema import failures, optional_columns, typed_failures
 from raterlab.protocol import Study
 
 
@@ -85,7 +85,7 @@ def rule_issues(
     study: Study, task: str, frame: pd.DataFrame, file: str, rules: list[Rule] | None = None
 ) -> pd.DataFrame:
     """Every row rule of ``task`` (or ``rules``) on ``frame`` (text cells with :data:`ROW`),
-    run by the task's Pandera schema (:func:`raterlab.ingest.schema.failures`): one issue per
+    run by the task's Pandera schema (:func:`raterlab.ingest.row_checks.failures`): one issue per
     failing row and rule, in rule order."""
     rules = task_rules(study, task) if rules is None else rules
     found = failures(frame, rules, f"{study.name}.{task}", optional_columns(study))
@@ -93,7 +93,7 @@ def rule_issues(
 
 
 def _rule_issues(found: pd.DataFrame, rows: np.ndarray, file: str) -> pd.DataFrame:
-    """:func:`raterlab.ingest.schema.failures` as issues of ``file``, whose row numbers by
+    """:func:`raterlab.ingest.row_checks.failures` as issues of ``file``, whose row numbers by
     position are ``rows``."""
     if found.empty:
         return no_issues()

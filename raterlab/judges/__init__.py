@@ -5,7 +5,7 @@ humans. Plain functions over arrays and DataFrames, no Dagster (see docs/judges.
   a :class:`FieldInput`), beside the human ceiling: :mod:`raterlab.judges.graded`,
   :mod:`raterlab.judges.categorical`, :mod:`raterlab.judges.rows`,
   :mod:`raterlab.judges.humans`, :mod:`raterlab.judges.field_input`;
-- :mod:`raterlab.judges.tables`, :mod:`raterlab.judges.resample`: the correlations and kappa
+- :mod:`raterlab.judges.contingency`, :mod:`raterlab.judges.resample`: the correlations and kappa
   from contingency tables, and the shared bootstrap resamples with their consumers;
 - :mod:`raterlab.judges.significance`: Williams' test, the paired bootstrap p-value, the
   alternative annotator test, Benjamini-Yekutieli, the Wilson interval;
@@ -13,7 +13,7 @@ humans. Plain functions over arrays and DataFrames, no Dagster (see docs/judges.
 - :mod:`raterlab.judges.files` (two plain files), :mod:`raterlab.judges.study` (a study's
   warehouse tables), :mod:`raterlab.judges.verdicts` (hidden keys, imported judge files),
   :mod:`raterlab.judges.store` (the gold tables), :mod:`raterlab.judges.plot`,
-  :mod:`raterlab.judges.report`.
+  :mod:`raterlab.judges.summary`.
 """
 
 from raterlab.lazy import exports

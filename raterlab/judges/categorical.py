@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from raterlab.judges import resample
+from raterlab.judges.contingency import Tabulated, tabulate_labels
 from raterlab.judges.field_input import FieldInput, Options
 from raterlab.judges.humans import human_alpha, majority, missing, without
 from raterlab.judges.resample import kappa_consumer
@@ -21,7 +22,6 @@ from raterlab.judges.rows import (
     system_bias,
     with_ceiling,
 )
-from raterlab.judges.tables import Tabulated, tabulate_labels
 
 ECE_BINS = 10
 

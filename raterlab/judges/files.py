@@ -15,10 +15,10 @@ import pandas as pd
 
 from raterlab.agreement.ratings_file import unit_ids
 from raterlab.judges.calibrate import calibrate_field
+from raterlab.judges.contingency import CORRELATIONS
 from raterlab.judges.field_input import Options
 from raterlab.judges.frames import JudgeInputError, field_inputs
 from raterlab.judges.rows import COLUMNS
-from raterlab.judges.tables import CORRELATIONS
 
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], what: str, option: str) -> None:

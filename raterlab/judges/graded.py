@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.judges import resample
+from raterlab.judges.contingency import CORRELATIONS
 from raterlab.judges.field_input import FieldInput, Options
 from raterlab.judges.humans import aggregate, human_alpha, without
 from raterlab.judges.resample import correlation_consumer, point_correlations
@@ -23,7 +24,6 @@ from raterlab.judges.rows import (
     with_ceiling,
 )
 from raterlab.judges.significance import williams_test
-from raterlab.judges.tables import CORRELATIONS
 
 
 def _williams(fi: FieldInput, human: np.ndarray, mask: np.ndarray) -> dict:

@@ -17,7 +17,7 @@ from scipy import sparse, stats
 from scipy.stats import rankdata
 
 from raterlab.agreement.bootstrap import drawn_counts
-from raterlab.judges.tables import (
+from raterlab.judges.contingency import (
     CHUNK_CELLS,
     CORRELATIONS,
     MAX_CELLS,
@@ -102,7 +102,7 @@ def _consume_all(consumers: Sequence[Consumer], counts: np.ndarray) -> list[dict
 def dense_correlations(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
     """Pearson, Spearman and Kendall's tau-b of each row pair of ``(B, m)`` arrays (small m).
 
-    Ties are merged as in :func:`raterlab.judges.tables.levels`; a row with a NaN or a constant
+    Ties are merged as in :func:`raterlab.judges.contingency.levels`; a row with a NaN or a constant
     side gives NaN. Tau-b counts signs over all pairs (``O(m^2)`` per row), as scipy does.
     """
     if x.shape[1] == 0:

@@ -7,16 +7,16 @@ checks (:mod:`~raterlab.quality.attention`), the calibration set
 category, outlier items), tier spot checks and drift (:mod:`~raterlab.quality.drift`), and
 the PI's review sample (:mod:`~raterlab.quality.sample`). :func:`assess` runs them all into
 ``gold.rater_quality`` (one row per annotator, metric and slice; see
-:mod:`~raterlab.quality.table` for the columns and :mod:`~raterlab.quality.ratings` for the
+:mod:`~raterlab.quality.rater_quality` for the columns and :mod:`~raterlab.quality.ratings` for the
 slice syntax), ``gold.rater_item_flags`` and ``gold.promotions``.
 
 Pure pandas/SciPy over the warehouse tables; no Dagster.
 """
 
 from raterlab.quality.drift import drift_failure, drift_runs
+from raterlab.quality.rater_quality import QualityReport, assess, flag_summary
 from raterlab.quality.ratings import ALL, EVERYONE, ITEM_FLAG_COLUMNS, QUALITY_COLUMNS
 from raterlab.quality.sample import pi_sample, write_pi_sample
-from raterlab.quality.table import QualityReport, assess, flag_summary
 
 __all__ = [
     "ALL",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from raterlab.quality.table import QualityReport
+from raterlab.quality.rater_quality import QualityReport
 from raterlab.tables.quality import PROMOTIONS, RATER_ITEM_FLAGS, RATER_QUALITY
 
 

@@ -13,7 +13,7 @@ RATER_QUALITY = Table(
     columns=(
         f.STUDY,
         f.ANNOTATOR_ID.described("The annotator, or `*` for a row about the whole panel."),
-        Column("metric", f.VARCHAR, "What the value is (`raterlab/quality/table.py`)."),
+        Column("metric", f.VARCHAR, "What the value is (`raterlab/quality/rater_quality.py`)."),
         f.SLICE.described("Which ratings it is computed on (`raterlab/quality/ratings.py`)."),
         Column("value", f.DOUBLE, "The metric's value."),
         Column("target", f.DOUBLE, "The bound the value is judged against (NaN: not judged)."),
@@ -29,7 +29,7 @@ RATER_QUALITY = Table(
         f.P_VALUE.described("The test's p-value where one is computed (leniency, slice bias)."),
     ),
     details="The metrics, their modules and when each is flagged are listed in the docstring "
-    "of `raterlab/quality/table.py`.",
+    "of `raterlab/quality/rater_quality.py`.",
 )
 
 RATER_ITEM_FLAGS = Table(

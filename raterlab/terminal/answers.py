@@ -2,7 +2,7 @@
 converted to and from the plugin protocol's ``HumanLabel`` shape.
 
 The check builds the one-row frame a returned file would hold and validates it with the
-task's Pandera schema (:func:`raterlab.ingest.schema.failures`): the same code ingest runs,
+task's Pandera schema (:func:`raterlab.ingest.row_checks.failures`): the same code ingest runs,
 so an answer the tool accepts is an answer ingest accepts. The study's edge cases (guide rules
 ingest reports as warnings) are checked the same way, by ingest's
 :func:`raterlab.ingest.validate.edge_case_warnings` on that row.
@@ -19,8 +19,8 @@ import pandas as pd
 from raterlab.design.packets import template_columns
 from raterlab.ingest.cells import TRUE_WORDS
 from raterlab.ingest.read import ROW
+from raterlab.ingest.row_checks import failures
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
-from raterlab.ingest.schema import failures
 from raterlab.ingest.validate import Context, edge_case_warnings
 from raterlab.protocol import (
     LIST_SEPARATOR,

@@ -9,7 +9,7 @@ import pytest
 from raterlab import warehouse
 from raterlab.design.instructions import MAX_CELL_CHARS
 from raterlab.ingest import ingest_file
-from raterlab.ingest.report import ISSUES_PER_RULE
+from raterlab.ingest.issue_report import ISSUES_PER_RULE
 from tests.ingest.conftest import filled, template, write
 
 

@@ -180,7 +180,7 @@ def test_every_csv_writer_neutralises(module: str, line: int) -> None:
 def test_the_writer_scan_finds_writers() -> None:
     """The scan above is not vacuous: it sees the packet writer and the issues report."""
     modules = {m for m, _ in _csv_writers()}
-    assert {"raterlab/design/packets.py", "raterlab/ingest/report.py"} <= modules
+    assert {"raterlab/design/packets.py", "raterlab/ingest/issue_report.py"} <= modules
     assert all(Path(REPO / m).exists() for m in modules)
 
 

@@ -14,15 +14,15 @@ from statsmodels.stats.multitest import multipletests
 from raterlab.agreement.bootstrap import resample_counts
 from raterlab.judges import resample
 from raterlab.judges.calibrate import calibrate_field
-from raterlab.judges.field_input import FieldInput, Options
-from raterlab.judges.significance import benjamini_yekutieli, williams_test, wilson_interval
-from raterlab.judges.tables import (
+from raterlab.judges.contingency import (
     levels,
     table_correlations,
     table_kappa,
     tabulate_labels,
     tabulate_numeric,
 )
+from raterlab.judges.field_input import FieldInput, Options
+from raterlab.judges.significance import benjamini_yekutieli, williams_test, wilson_interval
 
 SCIPY = {
     "pearson": lambda x, y: stats.pearsonr(x, y).statistic,
