@@ -21,8 +21,8 @@ from pipelines.instance import instance
 from raterlab import warehouse
 from raterlab.design.repilot import repeat_pilot
 from raterlab.design.rounds import RepilotError
-from raterlab.judges.report import judge_lines
 from raterlab.judges.store import read_calibration
+from raterlab.judges.summary import judge_lines
 from raterlab.protocol import load_study
 from raterlab.quality import flag_summary
 from raterlab.settings import Home, studies_dir
