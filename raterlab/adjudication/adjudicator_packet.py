@@ -21,7 +21,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from datetime import datetime
@@ -40,7 +39,7 @@ from raterlab.adjudication.staging import (
 )
 from raterlab.design.blinding import token
 from raterlab.design.instructions import allowed_values
-from raterlab.design.packets import MANIFEST, neutralise
+from raterlab.design.packets import finish_packet, neutralise
 from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 from raterlab.settings import Home
@@ -197,10 +196,7 @@ def write_adjudication_packet(
         "batch": rows["batch"].iloc[0],
         "files": written,
     }
-    (work / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    if target.exists():
-        shutil.rmtree(target)
-    os.replace(work, target)
+    finish_packet(work, target, manifest)
     return written
 
 

@@ -20,6 +20,8 @@ settled it). Open rows are ranked by ``priority``: lowest agreement first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from raterlab.consensus.policy import (
@@ -59,6 +61,130 @@ def empty_queue() -> pd.DataFrame:
     return pd.DataFrame(columns=list(QUEUE_COLUMNS)).astype(QUEUE_TYPES)
 
 
+def _disputes(
+    study: Study, tables: StudyTables, items: pd.DataFrame, tiers: dict[str, str]
+) -> pd.DataFrame:
+    """The disputed fields: the consensus rule's, then the promoted items' (a field both
+    name keeps the rule's reasons)."""
+    disputes = find_disputes(study, tables.ratings, tiers)
+    disputes = pd.concat([disputes, _promoted_rows(study, tables, items)], ignore_index=True)
+    return disputes.drop_duplicates(["task", "item_id", "field"], keep="first")
+
+
+@dataclass(frozen=True)
+class _Routing:
+    """What routing a disputed field needs to know: the study's tie-break policy and panel,
+    and where each item stands in the packets issued so far."""
+
+    third_policy: bool
+    """The study breaks ties with a third annotator."""
+    panel: frozenset[str]
+    overlap: dict[str, int]
+    tiers: dict[str, str]
+    promoted: frozenset[str]
+    assigned: dict[str, set[str]]
+    """Annotators assigned to each disputed item."""
+    tiebreak_batch: dict[str, str]
+    """The tie-break batch each item was last issued in."""
+    returned: set[str]
+    """Items whose tie-break rating came back."""
+    issued: dict[tuple[str, str, str], str]
+    """The adjudication batch each (task, item, field) was issued in."""
+
+    def wanted(self, item: str) -> int:
+        """How many annotators the item's tier asks for."""
+        return self.overlap.get(self.tiers.get(item), 1)
+
+
+def _assigned_annotators(key: pd.DataFrame, disputed_items: pd.Series) -> dict[str, set[str]]:
+    """The annotators the key assigned to each disputed item.
+
+    Only disputed items are asked about: a set per item of the whole key cost about a second
+    per call at 30,000 items."""
+    disputed = key[key["item_id"].isin(disputed_items)] if len(key) else key
+    if not len(disputed):
+        return {}
+    return disputed.groupby("item_id")["annotator_id"].agg(set).to_dict()
+
+
+def _tiebreak_batches(key: pd.DataFrame) -> dict[str, str]:
+    """The last tie-break batch each item was issued in."""
+    tiebreak = key[key["round"] == TIEBREAK_ROUND] if len(key) else key
+    return tiebreak.groupby("item_id")["batch"].last().to_dict() if len(tiebreak) else {}
+
+
+def _issued_batches(adjudication_key: pd.DataFrame | None) -> dict[tuple[str, str, str], str]:
+    """The adjudication batch each (task, item, field) was issued in."""
+    if adjudication_key is None or not len(adjudication_key):
+        return {}
+    return {
+        (t, i, f): b
+        for t, i, f, b in zip(
+            adjudication_key["task"],
+            adjudication_key["item_id"],
+            adjudication_key["field"],
+            adjudication_key["batch"],
+            strict=True,
+        )
+    }
+
+
+def _routing(
+    study: Study,
+    tables: StudyTables,
+    adjudication_key: pd.DataFrame | None,
+    disputed_items: pd.Series,
+    tiers: dict[str, str],
+) -> _Routing:
+    """Gather what :func:`_route` needs from the study, its key and its adjudication key."""
+    return _Routing(
+        third_policy=study.consensus.tie_break == "third_annotator",
+        panel=frozenset(study.design.annotators),
+        overlap=study.design.overlap,
+        tiers=tiers,
+        promoted=tables.promoted,
+        assigned=_assigned_annotators(tables.key, disputed_items),
+        tiebreak_batch=_tiebreak_batches(tables.key),
+        returned=returned_tiebreaks(tables),
+        issued=_issued_batches(adjudication_key),
+    )
+
+
+def _route(
+    at: _Routing, task: str, item: str, field: str, status: str, n: int
+) -> tuple[str, str, str | None]:
+    """One disputed field's ``route``, ``state`` and ``batch`` (see the module doc)."""
+    batch = at.tiebreak_batch.get(item)
+    if status == "adjudicated":
+        return "adjudicator", "decided", at.issued.get((task, item, field))
+    if status == "tie_broken":
+        return "third_annotator", "tie_broken", batch
+    if item in at.promoted and (item in at.tiebreak_batch or n < at.wanted(item)):
+        # a promoted item first gets its new tier's annotators, whatever the tie-break
+        state = "awaiting_rating" if item in at.tiebreak_batch else "open"
+        return "third_annotator", state, batch
+    if at.third_policy and item in at.tiebreak_batch and item not in at.returned:
+        return "third_annotator", "awaiting_rating", at.tiebreak_batch[item]
+    free = at.panel - at.assigned.get(item, set())
+    if at.third_policy and item not in at.tiebreak_batch and n < 3 and free:
+        return "third_annotator", "open", None
+    issued = at.issued.get((task, item, field))
+    return "adjudicator", "issued" if issued else "open", issued
+
+
+def _with_priority(queue: pd.DataFrame) -> pd.DataFrame:
+    """``queue`` (in queue order) with each open item's rank, 1 first, on its open rows."""
+    open_rows = queue["state"].isin(OPEN_STATES)
+    queue["priority"] = pd.array([None] * len(queue), dtype="Int64")
+    ranks = queue.loc[open_rows, ["task", "item_id"]].drop_duplicates()
+    rank_of = {(t, i): r + 1 for r, (t, i) in enumerate(ranks.itertuples(index=False))}
+    queue.loc[open_rows, "priority"] = [
+        rank_of[(t, i)]
+        for t, i in zip(queue.loc[open_rows, "task"], queue.loc[open_rows, "item_id"], strict=True)
+    ]
+    return queue
+
+
 def build_queue(
     study: Study,
     tables: StudyTables,
@@ -71,9 +197,7 @@ def build_queue(
     """
     items = tables.rated_items()
     tiers = dict(zip(items["item_id"], items["tier"], strict=True))
-    disputes = find_disputes(study, tables.ratings, tiers)
-    disputes = pd.concat([disputes, _promoted_rows(study, tables, items)], ignore_index=True)
-    disputes = disputes.drop_duplicates(["task", "item_id", "field"], keep="first")
+    disputes = _disputes(study, tables, items, tiers)
     if disputes.empty:
         return empty_queue()
     if consensus is None:
@@ -84,86 +208,22 @@ def build_queue(
         on=["task", "item_id", "field"],
     )
     queue["tier"] = queue["item_id"].map(tiers)
-    key = tables.key
-    # annotators assigned to each disputed item (a set per item of the whole key cost about
-    # a second per call at 30,000 items; only disputed items are asked about)
-    disputed = key[key["item_id"].isin(queue["item_id"])] if len(key) else key
-    assigned = (
-        disputed.groupby("item_id")["annotator_id"].agg(set).to_dict() if len(disputed) else {}
-    )
-    tiebreak = key[key["round"] == TIEBREAK_ROUND] if len(key) else key
-    tiebreak_batch = tiebreak.groupby("item_id")["batch"].last().to_dict() if len(tiebreak) else {}
-    returned = returned_tiebreaks(tables)
-    issued = {}
-    if adjudication_key is not None and len(adjudication_key):
-        issued = {
-            (t, i, f): b
-            for t, i, f, b in zip(
-                adjudication_key["task"],
-                adjudication_key["item_id"],
-                adjudication_key["field"],
-                adjudication_key["batch"],
-                strict=True,
-            )
-        }
-    third_policy = study.consensus.tie_break == "third_annotator"
-
-    def overlap(item: str) -> int:
-        return study.design.overlap.get(tiers.get(item), 1)
-
-    panel = set(study.design.annotators)
-    routes, states, batches = [], [], []
-    for task, item, field, status, n in zip(
-        queue["task"],
-        queue["item_id"],
-        queue["field"],
-        queue["status"],
-        queue["n_ratings"],
-        strict=True,
-    ):
-        if status == "adjudicated":
-            routes.append("adjudicator")
-            states.append("decided")
-            batches.append(issued.get((task, item, field)))
-            continue
-        if status == "tie_broken":
-            routes.append("third_annotator")
-            states.append("tie_broken")
-            batches.append(tiebreak_batch.get(item))
-            continue
-        if item in tables.promoted and (item in tiebreak_batch or n < overlap(item)):
-            # a promoted item first gets its new tier's annotators, whatever the tie-break
-            routes.append("third_annotator")
-            states.append("awaiting_rating" if item in tiebreak_batch else "open")
-            batches.append(tiebreak_batch.get(item))
-            continue
-        if third_policy and item in tiebreak_batch and item not in returned:
-            routes.append("third_annotator")
-            states.append("awaiting_rating")
-            batches.append(tiebreak_batch[item])
-            continue
-        free = panel - assigned.get(item, set())
-        if third_policy and item not in tiebreak_batch and n < 3 and free:
-            routes.append("third_annotator")
-            states.append("open")
-            batches.append(None)
-            continue
-        routes.append("adjudicator")
-        batch = issued.get((task, item, field))
-        states.append("issued" if batch else "open")
-        batches.append(batch)
-    queue["route"] = routes
-    queue["state"] = states
-    queue["batch"] = batches
-    queue = ordered(_one_route_per_item(queue))
-    open_rows = queue["state"].isin(OPEN_STATES)
-    queue["priority"] = pd.array([None] * len(queue), dtype="Int64")
-    ranks = queue.loc[open_rows, ["task", "item_id"]].drop_duplicates()
-    rank_of = {(t, i): r + 1 for r, (t, i) in enumerate(ranks.itertuples(index=False))}
-    queue.loc[open_rows, "priority"] = [
-        rank_of[(t, i)]
-        for t, i in zip(queue.loc[open_rows, "task"], queue.loc[open_rows, "item_id"], strict=True)
+    at = _routing(study, tables, adjudication_key, queue["item_id"], tiers)
+    routed = [
+        _route(at, task, item, field, status, n)
+        for task, item, field, status, n in zip(
+            queue["task"],
+            queue["item_id"],
+            queue["field"],
+            queue["status"],
+            queue["n_ratings"],
+            strict=True,
+        )
     ]
+    queue["route"] = [route for route, _, _ in routed]
+    queue["state"] = [state for _, state, _ in routed]
+    queue["batch"] = [batch for _, _, batch in routed]
+    queue = _with_priority(ordered(_one_route_per_item(queue)))
     return queue[list(QUEUE_COLUMNS)].astype(QUEUE_TYPES).reset_index(drop=True)
 
 

@@ -330,6 +330,125 @@ def _ds_columns(study: Study, ratings: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)[DS_COLUMNS]
 
 
+POLICY_COLUMNS = [
+    "task",
+    "item_id",
+    "field",
+    "n_ratings",
+    "values",
+    "value",
+    "status",
+    "method",
+    "reason",
+    "confidence",
+    "policy_value",
+    "rating_mean",
+]
+
+
+def _field_grid(study: Study, ratings: pd.DataFrame, tiers: dict[str, str]) -> pd.DataFrame:
+    """One row per rated item and rating field: its counting ``values`` and ``confidences``
+    (empty lists where every rater skipped) and the dispute ``reasons`` (NaN where none)."""
+    rated = ratings[["task", "item_id"]].drop_duplicates()
+    grid = [
+        (task, item, field)
+        for task, item in zip(rated["task"], rated["item_id"], strict=True)
+        for field in study.tasks[task].rating_fields
+    ]
+    frame = pd.DataFrame(grid, columns=["task", "item_id", "field"])
+    groups = _groups(ratings)
+    frame = frame.merge(groups[["task", "item_id", "field", "values", "confidences"]], how="left")
+    for column in ("values", "confidences"):
+        frame[column] = frame[column].map(lambda v: v if isinstance(v, list) else [])
+    disputes = find_disputes(study, ratings, tiers)
+    return frame.merge(disputes[["task", "item_id", "field", "reasons"]], how="left")
+
+
+def _latest_decisions(adjudications: pd.DataFrame | None) -> dict[tuple[str, str, str], str]:
+    """The adjudicator's value by (task, item, field); a later decision replaces an earlier."""
+    if adjudications is None or not len(adjudications):
+        return {}
+    latest = adjudications.sort_values("decided_at", kind="stable")
+    return {
+        (t, i, f): v
+        for t, i, f, v in zip(
+            latest["task"], latest["item_id"], latest["field"], latest["value"], strict=True
+        )
+    }
+
+
+def _policy_row(
+    study: Study,
+    spec,
+    values: list[str],
+    confidences: list[str | None],
+    reasons: str,
+    decision: str | None,
+    tier: str | None,
+    pending: str | None,
+) -> dict:
+    """One field's policy result: :func:`resolve_field`, ``excluded`` where the study drops
+    fields with no way forward, and the support, policy value and unrounded mean beside it."""
+    result = resolve_field(study, spec, values, reasons, decision, tier, pending, confidences)
+    final = result.pop("final", False)
+    if result["status"] == "unresolved" and final and study.consensus.unresolved == "exclude":
+        result["status"] = "excluded"
+    result["confidence"] = _support(spec, values, result["value"])
+    result["policy_value"] = result["value"]
+    result["rating_mean"] = mean_rating(spec, values)
+    return result
+
+
+def _policy_frame(
+    study: Study,
+    frame: pd.DataFrame,
+    decisions: dict[tuple[str, str, str], str],
+    tiers: dict[str, str],
+    pending: dict[tuple[str, str, str], str],
+) -> pd.DataFrame:
+    """The policy's consensus (``POLICY_COLUMNS``) for every row of :func:`_field_grid`."""
+    rows = []
+    # as Python objects: iterating Arrow-backed text costs about 1 us per value
+    for task, item, field, values, confidences, reasons in zip(
+        *(frame[c].to_numpy(dtype=object) for c in ("task", "item_id", "field")),
+        frame["values"],
+        frame["confidences"],
+        frame["reasons"].to_numpy(dtype=object),
+        strict=True,
+    ):
+        result = _policy_row(
+            study,
+            field_spec(study, task, field),
+            values,
+            confidences,
+            reasons if isinstance(reasons, str) else "",
+            decisions.get((task, item, field)),
+            tiers.get(item),
+            pending.get((task, item, field)),
+        )
+        rows.append(
+            {
+                "task": task,
+                "item_id": item,
+                "field": field,
+                "n_ratings": len(values),
+                "values": values,
+                **result,
+            }
+        )
+    return pd.DataFrame(rows, columns=POLICY_COLUMNS)
+
+
+def _value_numbers(study: Study, out: pd.DataFrame) -> list[float | None]:
+    """``value_num`` of each row: the consensus as a number, ``None`` for a categorical label."""
+    return [
+        number(v) if not isinstance(field_spec(study, t, f), CategoricalField) else None
+        for t, f, v in zip(
+            *(out[c].to_numpy(dtype=object) for c in ("task", "field", "value")), strict=True
+        )
+    ]
+
+
 def compute_consensus(
     study: Study,
     ratings: pd.DataFrame,
@@ -350,93 +469,13 @@ def compute_consensus(
     # in the order they were written (rating ids grow), whatever order the read gave
     ratings = ratings.sort_values("rating_id", kind="stable") if len(ratings) else ratings
     tiers = dict(zip(items["item_id"], items["tier"], strict=True)) if len(items) else {}
-    rated = ratings[["task", "item_id"]].drop_duplicates()
-    grid = [
-        (task, item, field)
-        for task, item in zip(rated["task"], rated["item_id"], strict=True)
-        for field in study.tasks[task].rating_fields
-    ]
-    frame = pd.DataFrame(grid, columns=["task", "item_id", "field"])
-    groups = _groups(ratings)
-    frame = frame.merge(groups[["task", "item_id", "field", "values", "confidences"]], how="left")
-    for column in ("values", "confidences"):
-        frame[column] = frame[column].map(lambda v: v if isinstance(v, list) else [])
-    disputes = find_disputes(study, ratings, tiers)
-    frame = frame.merge(disputes[["task", "item_id", "field", "reasons"]], how="left")
-    decisions = {}
-    if adjudications is not None and len(adjudications):
-        latest = adjudications.sort_values("decided_at", kind="stable")
-        decisions = {
-            (t, i, f): v
-            for t, i, f, v in zip(
-                latest["task"], latest["item_id"], latest["field"], latest["value"], strict=True
-            )
-        }
-    rows = []
-    # as Python objects: iterating Arrow-backed text costs about 1 us per value
-    for task, item, field, values, confidences, reasons in zip(
-        *(frame[c].to_numpy(dtype=object) for c in ("task", "item_id", "field")),
-        frame["values"],
-        frame["confidences"],
-        frame["reasons"].to_numpy(dtype=object),
-        strict=True,
-    ):
-        spec = field_spec(study, task, field)
-        reasons = reasons if isinstance(reasons, str) else ""
-        result = resolve_field(
-            study,
-            spec,
-            values,
-            reasons,
-            decisions.get((task, item, field)),
-            tiers.get(item),
-            pending.get((task, item, field)),
-            confidences,
-        )
-        final = result.pop("final", False)
-        if result["status"] == "unresolved" and final and study.consensus.unresolved == "exclude":
-            result["status"] = "excluded"
-        result["confidence"] = _support(spec, values, result["value"])
-        result["policy_value"] = result["value"]
-        result["rating_mean"] = mean_rating(spec, values)
-        rows.append(
-            {
-                "task": task,
-                "item_id": item,
-                "field": field,
-                "n_ratings": len(values),
-                "values": values,
-                **result,
-            }
-        )
-    out = pd.DataFrame(
-        rows,
-        columns=[
-            "task",
-            "item_id",
-            "field",
-            "n_ratings",
-            "values",
-            "value",
-            "status",
-            "method",
-            "reason",
-            "confidence",
-            "policy_value",
-            "rating_mean",
-        ],
-    )
-    ds = _ds_columns(study, ratings)
-    out = out.merge(ds, how="left", on=["task", "item_id", "field"])
+    frame = _field_grid(study, ratings, tiers)
+    out = _policy_frame(study, frame, _latest_decisions(adjudications), tiers, pending)
+    out = out.merge(_ds_columns(study, ratings), how="left", on=["task", "item_id", "field"])
     if study.consensus.method == "dawid_skene":
         out = _apply_dawid_skene(out, study.consensus.dawid_skene_overrides_unanimous)
     out = out.drop(columns="ds_note")
-    out["value_num"] = [
-        number(v) if not isinstance(field_spec(study, t, f), CategoricalField) else None
-        for t, f, v in zip(
-            *(out[c].to_numpy(dtype=object) for c in ("task", "field", "value")), strict=True
-        )
-    ]
+    out["value_num"] = _value_numbers(study, out)
     out["computed_at"] = computed_at
     out["n_ratings"] = out["n_ratings"].astype("int64")
     return out[names(CONSENSUS)[1:]].reset_index(drop=True)

@@ -112,6 +112,20 @@ def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict])
     return lines
 
 
+def finish_packet(work: Path, target: Path, manifest: dict) -> None:
+    """Write ``manifest`` as the packet's :data:`MANIFEST` into ``work``, the folder the packet
+    was built in beside ``target``, then put ``work`` in the place of ``target`` (an earlier
+    packet there is removed first).
+
+    Called once every other file of the packet is in ``work``, so ``target`` never holds a
+    half-written packet: a reader finds the earlier packet, briefly none, or the whole new one.
+    """
+    (work / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    if target.exists():
+        shutil.rmtree(target)
+    os.replace(work, target)
+
+
 def write_packet(
     study: Study, rows: pd.DataFrame, records: dict[str, dict], target: Path
 ) -> list[dict]:
@@ -157,10 +171,7 @@ def write_packet(
         "batch": batch,
         "files": written,
     }
-    (work / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    if target.exists():
-        shutil.rmtree(target)
-    os.replace(work, target)
+    finish_packet(work, target, manifest)
     return written
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from raterlab.design.rounds import latest_pilot_only
-from raterlab.exports.bundle import ExportBundle
+from raterlab.exports.bundle import ExportBundle, ItemRows
 from raterlab.exports.values import dump_json, plain, typed_value
 from raterlab.protocol import Study
 
@@ -138,69 +138,106 @@ def _decisions(study: Study, task: str, decided: pd.DataFrame | None) -> list[di
     ]
 
 
-def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
-    """``<study>.json``: the annotation protocol's export, key for key (see
-    ``docs/gold_tables.md``), with extra keys beside the protocol's.
+def _item_keys(study: Study, item) -> dict:
+    """An annotation's opening keys: the unit id, the task (when the study has several), the
+    item's record keys (renamed by ``export_keys``) and its tier."""
+    entry: dict = {unit_key(study, item.task): item.item_id}
+    if len(study.tasks) > 1:
+        entry["task"] = item.task
+    renamed = study.export_keys
+    entry.update({renamed.get(k, k): plain(v) for k, v in (item.record or {}).items()})
+    entry["tier"] = item.tier
+    return entry
 
-    ``metadata``: version, date, annotators, inter_rater_kappa, num_<unit>s, num_adjudicated.
-    ``annotations[]``: <unit>_id, the item's keys (renamed by ``export_keys``), ``ratings``
-    (one object per annotator id: score, confidence, time_spent; and ``consensus``,
-    ``adjudicated``), ``comments`` (``"<annotator_id>: <text>"``, adjudication decisions
-    included).
-    """
+
+def _cards_and_comments(
+    study: Study, task: str, ratings: pd.DataFrame, single: bool
+) -> tuple[dict, list[str]]:
+    """Each annotator's rating card by annotator id, and their notes as comments
+    (``"<annotator_id>: <text>"``). An annotator id that is a reserved key of ``ratings``
+    raises ``ValueError``: it would overwrite the consensus."""
+    cards: dict = {}
+    comments = []
+    for r in ratings.itertuples(index=False):
+        if r.annotator_id in RESERVED_RATING_KEYS:
+            raise ValueError(f"annotator id {r.annotator_id!r} is a reserved ratings key")
+        cards[r.annotator_id] = _rating_card(study, task, r, single)
+        if isinstance(r.notes, str) and r.notes:
+            comments.append(f"{r.annotator_id}: {r.notes}")
+    return cards, comments
+
+
+def _consensus_by_field(
+    study: Study, task: str, rows: ItemRows
+) -> tuple[dict[str, object], dict[str, object], dict[str, object]]:
+    """An item's consensus value (typed as the field is), unrounded rating mean and status,
+    each by field."""
+    values = {
+        f: typed_value(study, task, f, v, n)
+        for f, v, n in zip(
+            rows["field"], rows.get("value", []), rows.get("value_num", []), strict=True
+        )
+    }
+    means = dict(zip(rows["field"], rows.get("rating_mean", []), strict=True))
+    statuses = dict(zip(rows["field"], rows.get("status", []), strict=True))
+    return values, means, statuses
+
+
+def _annotation(
+    study: Study, item, ratings: pd.DataFrame, rows: ItemRows, decided: pd.DataFrame | None
+) -> dict:
+    """One rated item's annotation. A task with one rating field gives its consensus, status
+    and mean as single values, a task with several as objects by field."""
+    task = item.task
+    fields = study.tasks[task].rating_fields
+    single = len(fields) == 1
+    entry = _item_keys(study, item)
+    cards, comments = _cards_and_comments(study, task, ratings, single)
+    values, means, statuses = _consensus_by_field(study, task, rows)
+    adjudication = _decisions(study, task, decided)
+    comments += [
+        f"{d['adjudicator_id']}: adjudicated {d['field']} = {d['value']}: {d['rationale']}"
+        for d in adjudication
+    ]
+    entry["ratings"] = {
+        **cards,
+        "consensus": values.get(fields[0]) if single else values,
+        "adjudicated": bool(adjudication),
+    }
+    entry["comments"] = comments
+    entry["consensus_status"] = statuses.get(fields[0]) if single else statuses
+    entry["consensus_mean"] = (
+        plain(means.get(fields[0])) if single else {f: plain(m) for f, m in means.items()}
+    )
+    entry["adjudication"] = adjudication
+    return entry
+
+
+def _annotations(bundle: ExportBundle) -> list[dict]:
+    """The annotation of every item that is not ``unrated``, in the items' order, from the
+    ratings that count (a pilot's latest round only)."""
     study = bundle.study
     ratings = latest_pilot_only(bundle.rating_rows())
     by_item = {k: g for k, g in ratings.groupby("item_id", sort=False)}
     consensus = bundle.consensus_by_item()
     decisions = {k: g for k, g in bundle.adjudications.groupby("item_id", sort=False)}
-    multi_task = len(study.tasks) > 1
-    single_field = {t: len(task.rating_fields) == 1 for t, task in study.tasks.items()}
-    renamed = study.export_keys
-    annotations = []
     rated = bundle.items[bundle.items["status"] != "unrated"]
-    for item in rated.itertuples(index=False):
-        task = item.task
-        fields = study.tasks[task].rating_fields
-        entry: dict = {unit_key(study, task): item.item_id}
-        if multi_task:
-            entry["task"] = task
-        entry.update({renamed.get(k, k): plain(v) for k, v in (item.record or {}).items()})
-        entry["tier"] = item.tier
-        cards: dict = {}
-        comments = []
-        for r in by_item.get(item.item_id, pd.DataFrame()).itertuples(index=False):
-            if r.annotator_id in RESERVED_RATING_KEYS:
-                raise ValueError(f"annotator id {r.annotator_id!r} is a reserved ratings key")
-            cards[r.annotator_id] = _rating_card(study, task, r, single_field[task])
-            if isinstance(r.notes, str) and r.notes:
-                comments.append(f"{r.annotator_id}: {r.notes}")
-        rows = consensus.get((task, item.item_id), {"field": []})
-        values = {
-            f: typed_value(study, task, f, v, n)
-            for f, v, n in zip(
-                rows["field"], rows.get("value", []), rows.get("value_num", []), strict=True
-            )
-        }
-        means = dict(zip(rows["field"], rows.get("rating_mean", []), strict=True))
-        statuses = dict(zip(rows["field"], rows.get("status", []), strict=True))
-        adjudication = _decisions(study, task, decisions.get(item.item_id))
-        comments += [
-            f"{d['adjudicator_id']}: adjudicated {d['field']} = {d['value']}: {d['rationale']}"
-            for d in adjudication
-        ]
-        single = single_field[task]
-        entry["ratings"] = {
-            **cards,
-            "consensus": values.get(fields[0]) if single else values,
-            "adjudicated": bool(adjudication),
-        }
-        entry["comments"] = comments
-        entry["consensus_status"] = statuses.get(fields[0]) if single else statuses
-        entry["consensus_mean"] = (
-            plain(means.get(fields[0])) if single else {f: plain(m) for f, m in means.items()}
+    return [
+        _annotation(
+            study,
+            item,
+            by_item.get(item.item_id, pd.DataFrame()),
+            consensus.get((item.task, item.item_id), {"field": []}),
+            decisions.get(item.item_id),
         )
-        entry["adjudication"] = adjudication
-        annotations.append(entry)
+        for item in rated.itertuples(index=False)
+    ]
+
+
+def _metadata(bundle: ExportBundle, annotations: list[dict]) -> dict:
+    """The export's ``metadata``: the protocol's keys, then raterlab's. The inter-rater kappa
+    is one number when the study has one rating field, else one per ``task.field``."""
+    study = bundle.study
     agreement = kappa(study, bundle.agreement)
     if len(agreement) == 1:
         inter_rater = agreement[0]["estimate"]
@@ -208,7 +245,7 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
         inter_rater = {f"{a['task']}.{a['field']}": a["estimate"] for a in agreement}
     units = {unit_key(study, t) for t in study.tasks}
     count_key = f"num_{units.pop()[:-3]}s" if len(units) == 1 else "num_items"
-    metadata = {
+    return {
         "version": study.version,
         "date": bundle.exported_at.date().isoformat(),
         "annotators": sorted(set(bundle.ratings["annotator_id"])),
@@ -223,6 +260,18 @@ def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
         "num_ratings": sum(len(a["ratings"]) - len(RESERVED_RATING_KEYS) for a in annotations),
         "consensus_policy": study.consensus.model_dump(mode="json"),
     }
-    return [
-        dump_json(folder / f"{study.name}.json", {"metadata": metadata, "annotations": annotations})
-    ]
+
+
+def study_json(bundle: ExportBundle, folder: Path) -> list[Path]:
+    """``<study>.json``: the annotation protocol's export, key for key (see
+    ``docs/gold_tables.md``), with extra keys beside the protocol's.
+
+    ``metadata``: version, date, annotators, inter_rater_kappa, num_<unit>s, num_adjudicated.
+    ``annotations[]``: <unit>_id, the item's keys (renamed by ``export_keys``), ``ratings``
+    (one object per annotator id: score, confidence, time_spent; and ``consensus``,
+    ``adjudicated``), ``comments`` (``"<annotator_id>: <text>"``, adjudication decisions
+    included).
+    """
+    annotations = _annotations(bundle)
+    document = {"metadata": _metadata(bundle, annotations), "annotations": annotations}
+    return [dump_json(folder / f"{bundle.study.name}.json", document)]

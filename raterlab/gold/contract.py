@@ -29,6 +29,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -37,6 +38,11 @@ from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import CategoricalField, LikertField, Study
 from raterlab.tables import names
 from raterlab.tables.consensus import CONSENSUS, ITEMS, METHODS, RESOLVED, STATUSES
+
+if TYPE_CHECKING:
+    from great_expectations import ValidationDefinition
+    from great_expectations.data_context import AbstractDataContext
+    from great_expectations.datasource.fluent import PandasDatasource
 
 ITEM_STATUSES = ("resolved", "unresolved", "excluded", "unrated")
 REPORT_FOLDER = "gold_contract"
@@ -208,6 +214,92 @@ def _result_rows(table: str, validation) -> list[dict]:
     return rows
 
 
+def _docs_site(report_dir: Path | None) -> tuple[dict, Path | None]:
+    """The Data Docs site under ``report_dir`` (its folder emptied first, so no page of an
+    earlier run stays) and its index page; no site and no page without ``report_dir``."""
+    if report_dir is None:
+        return {}, None
+    docs_dir = report_dir / REPORT_FOLDER
+    shutil.rmtree(docs_dir, ignore_errors=True)
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    site = {
+        "class_name": "SiteBuilder",
+        "store_backend": {
+            "class_name": "TupleFilesystemStoreBackend",
+            "base_directory": str(docs_dir),
+        },
+        "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+    }
+    return {"gold_contract": site}, docs_dir / "index.html"
+
+
+def _ephemeral_context(sites: dict) -> AbstractDataContext:
+    """A Great Expectations context kept in memory, without analytics or progress bars, that
+    writes nothing but the Data Docs ``sites``."""
+    import great_expectations as gx
+    from great_expectations.data_context.types.base import (
+        DataContextConfig,
+        InMemoryStoreBackendDefaults,
+        ProgressBarsConfig,
+    )
+
+    config = DataContextConfig(
+        store_backend_defaults=InMemoryStoreBackendDefaults(init_temp_docs_sites=False),
+        data_docs_sites=sites,
+        analytics_enabled=False,
+        progress_bars=ProgressBarsConfig(globally=False),
+    )
+    return gx.get_context(project_config=config, mode="ephemeral")
+
+
+def _validation(
+    context: AbstractDataContext,
+    source: PandasDatasource,
+    suite_prefix: str,
+    table: str,
+    expectations: list,
+) -> ValidationDefinition:
+    """A suite of ``expectations`` for ``table`` on a whole-dataframe batch of ``source``,
+    registered in ``context`` under ``<suite_prefix>.<table with _ for .>``."""
+    import great_expectations as gx
+
+    name = table.replace(".", "_")
+    asset = source.add_dataframe_asset(name)
+    batch = asset.add_batch_definition_whole_dataframe(f"{name}_all")
+    suite = context.suites.add(gx.ExpectationSuite(name=f"{suite_prefix}.{name}"))
+    for expectation in expectations:
+        suite.add_expectation(expectation)
+    return context.validation_definitions.add(
+        gx.ValidationDefinition(name=f"{suite_prefix}.{name}", data=batch, suite=suite)
+    )
+
+
+def _run_validation(
+    context: AbstractDataContext,
+    definition: ValidationDefinition,
+    table: str,
+    frame: pd.DataFrame,
+    docs: bool,
+) -> tuple[list[dict], bool]:
+    """Validate ``frame`` through a checkpoint (which also updates the Data Docs when
+    ``docs``); one result row per expectation, and whether all passed."""
+    import great_expectations as gx
+
+    actions = [gx.checkpoint.UpdateDataDocsAction(name="docs")] if docs else []
+    checkpoint = context.checkpoints.add(
+        gx.Checkpoint(
+            name=f"{definition.name}.checkpoint",
+            validation_definitions=[definition],
+            actions=actions,
+        )
+    )
+    run = checkpoint.run(batch_parameters={"dataframe": frame.reset_index(drop=True)})
+    rows = []
+    for validation in run.run_results.values():
+        rows += _result_rows(table, validation)
+    return rows, bool(run.success)
+
+
 def validate_gold(
     study: Study,
     consensus: pd.DataFrame,
@@ -224,35 +316,8 @@ def validate_gold(
         consensus = pd.DataFrame(columns=names(CONSENSUS)[1:])
     if items is None:
         items = pd.DataFrame(columns=names(ITEMS)[1:])
-    import great_expectations as gx
-    from great_expectations.data_context.types.base import (
-        DataContextConfig,
-        InMemoryStoreBackendDefaults,
-        ProgressBarsConfig,
-    )
-
-    sites = {}
-    docs = None
-    if report_dir is not None:
-        docs_dir = report_dir / REPORT_FOLDER
-        shutil.rmtree(docs_dir, ignore_errors=True)
-        docs_dir.mkdir(parents=True, exist_ok=True)
-        sites["gold_contract"] = {
-            "class_name": "SiteBuilder",
-            "store_backend": {
-                "class_name": "TupleFilesystemStoreBackend",
-                "base_directory": str(docs_dir),
-            },
-            "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
-        }
-        docs = docs_dir / "index.html"
-    config = DataContextConfig(
-        store_backend_defaults=InMemoryStoreBackendDefaults(init_temp_docs_sites=False),
-        data_docs_sites=sites,
-        analytics_enabled=False,
-        progress_bars=ProgressBarsConfig(globally=False),
-    )
-    context = gx.get_context(project_config=config, mode="ephemeral")
+    sites, docs = _docs_site(report_dir)
+    context = _ephemeral_context(sites)
     source = context.data_sources.add_pandas(f"gold_{study.name}")
     frames = {
         "gold.consensus": (
@@ -261,35 +326,14 @@ def validate_gold(
         ),
         "gold.items": (items, items_expectations()),
     }
-    definitions = []
-    batches = {}
-    for table, (frame, expectations) in frames.items():
-        name = table.replace(".", "_")
-        asset = source.add_dataframe_asset(name)
-        batch = asset.add_batch_definition_whole_dataframe(f"{name}_all")
-        suite = context.suites.add(gx.ExpectationSuite(name=f"{study.name}.{name}"))
-        for expectation in expectations:
-            suite.add_expectation(expectation)
-        definitions.append(
-            context.validation_definitions.add(
-                gx.ValidationDefinition(name=f"{study.name}.{name}", data=batch, suite=suite)
-            )
-        )
-        batches[definitions[-1].name] = (table, frame)
+    definitions = [
+        (table, frame, _validation(context, source, study.name, table, expectations))
+        for table, (frame, expectations) in frames.items()
+    ]
     rows = []
     success = True
-    for definition in definitions:
-        table, frame = batches[definition.name]
-        actions = [gx.checkpoint.UpdateDataDocsAction(name="docs")] if docs else []
-        checkpoint = context.checkpoints.add(
-            gx.Checkpoint(
-                name=f"{definition.name}.checkpoint",
-                validation_definitions=[definition],
-                actions=actions,
-            )
-        )
-        run = checkpoint.run(batch_parameters={"dataframe": frame.reset_index(drop=True)})
-        for validation in run.run_results.values():
-            rows += _result_rows(table, validation)
-        success = success and bool(run.success)
+    for table, frame, definition in definitions:
+        table_rows, passed = _run_validation(context, definition, table, frame, docs is not None)
+        rows += table_rows
+        success = success and passed
     return ContractResult(success, pd.DataFrame(rows), docs)

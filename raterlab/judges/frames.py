@@ -44,6 +44,70 @@ def label_text(value: object) -> str:
     return str(value)
 
 
+def _wide(ratings: pd.DataFrame) -> tuple[np.ndarray, list[str], pd.DataFrame]:
+    """One field's ratings as units (sorted, as text) by raters (sorted, as text)."""
+    units = np.array(sorted(ratings["unit"].astype(str).unique()), dtype=object)
+    raters = sorted(ratings["rater"].astype(str).unique())
+    wide = ratings.assign(
+        unit=ratings["unit"].astype(str), rater=ratings["rater"].astype(str)
+    ).pivot(index="unit", columns="rater", values="value")
+    return units, raters, wide.reindex(index=units, columns=raters)
+
+
+def _graded_matrix(field: str, wide: pd.DataFrame) -> np.ndarray:
+    """The humans' graded ratings as floats (NaN where none); a rating that is not a number
+    raises :class:`JudgeInputError`, naming it (the field is likely categorical)."""
+    matrix = wide.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    bad = wide.notna().to_numpy() & np.isnan(matrix)
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        raise JudgeInputError(
+            f"field {field!r}: human rating {wide.iat[r, c]!r} of unit {wide.index[r]!r} "
+            f"by {wide.columns[c]!r} is not a number (list the field as categorical)"
+        )
+    return matrix
+
+
+def _label_matrix(wide: pd.DataFrame) -> np.ndarray:
+    """The humans' labels as text objects (None where none)."""
+    matrix = wide.astype(object).where(wide.notna(), None).to_numpy(dtype=object)
+    return np.vectorize(lambda v: None if v is None else str(v), otypes=[object])(matrix)
+
+
+def _judge_arrays(
+    verdicts: pd.DataFrame, units: np.ndarray, kind: str, labels: list[str] | None
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Per judge, aligned on ``units``: its valid verdicts (a number, or one of ``labels``),
+    whether it gave any verdict (so an unreadable one still counts as given), and its
+    confidence (only for a judge that gave some)."""
+    valid, given, confidence = {}, {}, {}
+    for judge, rows in verdicts.groupby("judge", sort=True):
+        rows = rows.set_index("unit").reindex(units)
+        given[str(judge)] = rows["raw" if "raw" in rows else "value"].notna().to_numpy()
+        if kind == "graded":
+            valid[str(judge)] = _numeric(rows["value"])
+        else:
+            text = rows["value"].map(lambda v: None if pd.isna(v) else label_text(v))
+            valid[str(judge)] = np.array([v if v in labels else None for v in text], dtype=object)
+        if "confidence" in rows and rows["confidence"].notna().any():
+            confidence[str(judge)] = _numeric(rows["confidence"])
+    return valid, given, confidence
+
+
+def _slice_masks(
+    slices: Mapping[str, Mapping[str, object]] | None, units: np.ndarray
+) -> dict[str, np.ndarray]:
+    """A unit mask per slice ``key=level``, for every level some unit has."""
+    masks = {}
+    for key, mapping in (slices or {}).items():
+        values = pd.Series([mapping.get(u) for u in units], dtype=object)
+        for level in sorted({str(v) for v in values if v is not None and not pd.isna(v)}):
+            masks[f"{key}={level}"] = values.map(lambda v, lv=level: str(v) == lv).to_numpy(
+                dtype=bool
+            )
+    return masks
+
+
 def field_inputs(
     humans: pd.DataFrame,
     judges: pd.DataFrame,
@@ -69,49 +133,16 @@ def field_inputs(
             continue
         if kind != "graded":
             h = h.assign(value=h["value"].map(label_text))
-        units = np.array(sorted(h["unit"].astype(str).unique()), dtype=object)
-        raters = sorted(h["rater"].astype(str).unique())
-        wide = h.assign(unit=h["unit"].astype(str), rater=h["rater"].astype(str)).pivot(
-            index="unit", columns="rater", values="value"
-        )
-        wide = wide.reindex(index=units, columns=raters)
+        units, raters, wide = _wide(h)
         j = judges[judges["field"] == field].assign(unit=lambda f: f["unit"].astype(str))
         j = j[j["unit"].isin(set(units))]
         if kind == "graded":
-            matrix = wide.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
-            bad = wide.notna().to_numpy() & np.isnan(matrix)
-            if bad.any():
-                r, c = np.argwhere(bad)[0]
-                raise JudgeInputError(
-                    f"field {field!r}: human rating {wide.iat[r, c]!r} of unit {units[r]!r} "
-                    f"by {raters[c]!r} is not a number (list the field as categorical)"
-                )
-            field_labels = None
+            matrix, field_labels = _graded_matrix(field, wide), None
         else:
-            matrix = wide.astype(object).where(wide.notna(), None).to_numpy(dtype=object)
-            matrix = np.vectorize(lambda v: None if v is None else str(v), otypes=[object])(matrix)
+            matrix = _label_matrix(wide)
             used = sorted({v for v in matrix.ravel() if v is not None})
             field_labels = [str(v) for v in (labels or {}).get(field, used)]
-        verdicts, given, confidence = {}, {}, {}
-        for judge, rows in j.groupby("judge", sort=True):
-            rows = rows.set_index("unit").reindex(units)
-            given[str(judge)] = rows["raw" if "raw" in rows else "value"].notna().to_numpy()
-            if kind == "graded":
-                verdicts[str(judge)] = _numeric(rows["value"])
-            else:
-                text = rows["value"].map(lambda v: None if pd.isna(v) else label_text(v))
-                verdicts[str(judge)] = np.array(
-                    [v if v in field_labels else None for v in text], dtype=object
-                )
-            if "confidence" in rows and rows["confidence"].notna().any():
-                confidence[str(judge)] = _numeric(rows["confidence"])
-        slice_masks = {}
-        for key, mapping in (slices or {}).items():
-            values = pd.Series([mapping.get(u) for u in units], dtype=object)
-            for level in sorted({str(v) for v in values if v is not None and not pd.isna(v)}):
-                slice_masks[f"{key}={level}"] = values.map(
-                    lambda v, lv=level: str(v) == lv
-                ).to_numpy(dtype=bool)
+        verdicts, given, confidence = _judge_arrays(j, units, kind, field_labels)
         out.append(
             FieldInput(
                 field=field,
@@ -128,7 +159,7 @@ def field_inputs(
                 ),
                 groups=None if groups is None else np.array([groups.get(u) for u in units]),
                 systems=None if systems is None else np.array([systems.get(u) for u in units]),
-                slices=slice_masks,
+                slices=_slice_masks(slices, units),
             )
         )
     return out

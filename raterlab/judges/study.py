@@ -19,7 +19,7 @@ import pandas as pd
 from raterlab.hashing import stable_int
 from raterlab.ingest.study_tables import load_tables
 from raterlab.judges.calibrate import calibrate_field
-from raterlab.judges.field_input import Options
+from raterlab.judges.field_input import FieldInput, Options
 from raterlab.judges.frames import field_inputs
 from raterlab.judges.plot import calibration_plot
 from raterlab.judges.rows import COLUMNS
@@ -58,6 +58,91 @@ def _labels(spec) -> list[str] | None:
     return None if isinstance(spec, LikertField) else list(spec.labels)
 
 
+def _empty_calibration() -> StudyCalibration:
+    """A calibration with no rows (no judges, no ratings or no verdicts to calibrate on)."""
+    return StudyCalibration(
+        pd.DataFrame(columns=list(CALIBRATION_COLUMNS)),
+        pd.DataFrame(columns=list(WEIGHTS_COLUMNS)),
+    )
+
+
+def _calibration_options(study: Study, resamples: int | None) -> Options:
+    """The study's ``judges`` settings as :class:`Options`, seeded by the study's name and
+    design seed so the same study resamples the same way; ``resamples`` overrides its own."""
+    spec = study.judges
+    return Options(
+        aggregate=spec.aggregate,
+        resamples=spec.resamples if resamples is None else resamples,
+        confidence=spec.confidence,
+        seed=stable_int(study.name, study.design.seed, "judges"),
+        epsilon=spec.epsilon,
+        min_alt_humans=spec.alt_min_humans,
+    )
+
+
+def _task_inputs(
+    study: Study,
+    task_name: str,
+    fields: list[str],
+    ratings: pd.DataFrame,
+    judged: pd.DataFrame,
+    records: dict[str, dict],
+    tiers: dict[str, str],
+) -> list[FieldInput]:
+    """One task's :class:`FieldInput` per judged field: its ratings against its verdicts,
+    with the groups, systems and slices the study's item keys give (a slice with one level
+    is no slice)."""
+    spec = study.judges
+    task = study.tasks[task_name]
+    humans = ratings[ratings["task"] == task_name].rename(
+        columns={"item_id": "unit", "annotator_id": "rater"}
+    )
+    judges = judged.rename(columns={"item_id": "unit"})
+    units = set(humans["unit"].astype(str))
+
+    def key_of(key: str) -> dict[str, object]:
+        return {u: records.get(u, {}).get(key) for u in units}
+
+    slice_keys = [k for k in study.slices if k not in BUILTIN_SLICES or k == "tier"]
+    slices = {
+        key: ({u: tiers.get(u) for u in units} if key == "tier" else key_of(key))
+        for key in slice_keys
+        if key == "tier" or key in task.item_keys
+    }
+    return field_inputs(
+        humans[["unit", "rater", "field", "value"]],
+        judges[["unit", "judge", "field", "value", "raw", "confidence"]],
+        {f: _kind(task.fields[f]) for f in fields},
+        labels={f: lab for f in fields if (lab := _labels(task.fields[f])) is not None},
+        alpha_levels={f: task.fields[f].level for f in fields},
+        groups=key_of(spec.group) if spec.group in task.item_keys else None,
+        systems=key_of(spec.system) if spec.system in task.item_keys else None,
+        slices={k: v for k, v in slices.items() if len({*map(str, v.values())}) > 1},
+    )
+
+
+def _field_tables(
+    study: Study,
+    task_name: str,
+    fi: FieldInput,
+    opts: Options,
+    consensus: pd.DataFrame,
+    calibrated: pd.DataFrame | None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One field's calibration rows (resampled, or taken from ``calibrated``) and its judges'
+    weights against the consensus."""
+    if calibrated is None:
+        calibration = calibrate_field(fi, opts).assign(task=task_name)
+    else:
+        own = (calibrated["task"] == task_name) & (calibrated["field"] == fi.field)
+        calibration = calibrated[own]
+    spec = study.judges
+    values = _consensus_values(consensus, task_name, fi.field, fi.units, fi.kind)
+    bounds = spec.bounds
+    weights = judge_weights(fi, values, bounds.max_alpha_drop, bounds.min_agreement, spec.deweight)
+    return calibration, weights.assign(task=task_name)
+
+
 def calibrate_study(
     study: Study,
     ratings: pd.DataFrame,
@@ -78,75 +163,29 @@ def calibrate_study(
     the consensus), taken as they are instead of being resampled again; the weights, which
     read the consensus, are always computed.
     """
-    empty = StudyCalibration(
-        pd.DataFrame(columns=list(CALIBRATION_COLUMNS)),
-        pd.DataFrame(columns=list(WEIGHTS_COLUMNS)),
-    )
     if study.judges is None or ratings.empty or verdicts.empty:
-        return empty
-    spec = study.judges
-    if spec.calibrate_on:
+        return _empty_calibration()
+    if study.judges.calibrate_on:
         kept = calibration_items(
-            spec.calibrate_on, set(ratings["item_id"].astype(str)), records, tiers
+            study.judges.calibrate_on, set(ratings["item_id"].astype(str)), records, tiers
         )
         ratings = ratings[ratings["item_id"].astype(str).isin(kept)]
         verdicts = verdicts[verdicts["item_id"].astype(str).isin(kept)]
         if ratings.empty or verdicts.empty:
-            return empty
-    opts = Options(
-        aggregate=spec.aggregate,
-        resamples=spec.resamples if resamples is None else resamples,
-        confidence=spec.confidence,
-        seed=stable_int(study.name, study.design.seed, "judges"),
-        epsilon=spec.epsilon,
-        min_alt_humans=spec.alt_min_humans,
-    )
-    slice_keys = [k for k in study.slices if k not in BUILTIN_SLICES or k == "tier"]
+            return _empty_calibration()
+    opts = _calibration_options(study, resamples)
     calibration, weights = [], []
     for task_name, task in study.tasks.items():
         judged = verdicts[verdicts["task"] == task_name]
         fields = [f for f in task.rating_fields if f in set(judged["field"])]
         if not fields:
             continue
-        humans = ratings[ratings["task"] == task_name].rename(
-            columns={"item_id": "unit", "annotator_id": "rater"}
-        )
-        judges = judged.rename(columns={"item_id": "unit"})
-        units = set(humans["unit"].astype(str))
-
-        def key_of(key: str, units: set[str] = units) -> dict[str, object]:
-            return {u: records.get(u, {}).get(key) for u in units}
-
-        slices = {
-            key: ({u: tiers.get(u) for u in units} if key == "tier" else key_of(key))
-            for key in slice_keys
-            if key == "tier" or key in task.item_keys
-        }
-        inputs = field_inputs(
-            humans[["unit", "rater", "field", "value"]],
-            judges[["unit", "judge", "field", "value", "raw", "confidence"]],
-            {f: _kind(task.fields[f]) for f in fields},
-            labels={f: lab for f in fields if (lab := _labels(task.fields[f])) is not None},
-            alpha_levels={f: task.fields[f].level for f in fields},
-            groups=key_of(spec.group) if spec.group in task.item_keys else None,
-            systems=key_of(spec.system) if spec.system in task.item_keys else None,
-            slices={k: v for k, v in slices.items() if len({*map(str, v.values())}) > 1},
-        )
-        for fi in inputs:
-            if calibrated is None:
-                table = calibrate_field(fi, opts).assign(task=task_name)
-            else:
-                own = (calibrated["task"] == task_name) & (calibrated["field"] == fi.field)
-                table = calibrated[own]
+        for fi in _task_inputs(study, task_name, fields, ratings, judged, records, tiers):
+            table, weight = _field_tables(study, task_name, fi, opts, consensus, calibrated)
             calibration.append(table)
-            values = _consensus_values(consensus, task_name, fi.field, fi.units, fi.kind)
-            bounds = spec.bounds
-            table = judge_weights(
-                fi, values, bounds.max_alpha_drop, bounds.min_agreement, spec.deweight
-            )
-            weights.append(table.assign(task=task_name))
+            weights.append(weight)
     if not calibration:
-        return empty
+        return _empty_calibration()
     return StudyCalibration(
         pd.concat(calibration, ignore_index=True)[list(CALIBRATION_COLUMNS)],
         pd.concat(weights, ignore_index=True)[list(WEIGHTS_COLUMNS)],

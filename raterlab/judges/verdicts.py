@@ -24,6 +24,7 @@ from raterlab.agreement.ratings_file import RatingsFileError, read_ratings_file
 from raterlab.csvsafe import restore_column, write_csv
 from raterlab.judges.columns import FILE_COLUMNS, OPTIONAL_COLUMNS
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol.judges import Judge
 
 VERDICT_COLUMNS = (
     "task",
@@ -137,15 +138,14 @@ def judges_dir(root: Path, study: str) -> Path:
     return root / "judges" / study
 
 
-def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.DataFrame:
-    """Validate a judge file against the study; returns :data:`VERDICT_COLUMNS` rows.
+def _read_frame(path: Path) -> pd.DataFrame:
+    """The judge file as a frame with at least :data:`FILE_COLUMNS`; a file that cannot be
+    read, or lacks a column, raises :class:`JudgeFileError`.
 
-    ``tasks_of`` maps each item id of the study to its task. Raises :class:`JudgeFileError`
-    naming file, row, column, rule and value for every problem.
-    """
+    CSV and TSV are read as text, so a verdict such as "n/a" or "4" reaches the parser as the
+    judge wrote it."""
     try:
         if path.suffix.lower() in (".csv", ".tsv"):
-            # As text, so a verdict such as "n/a" or "4" reaches the parser as the judge wrote it.
             sep = "\t" if path.suffix.lower() == ".tsv" else ","
             frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, na_values=[""])
         else:
@@ -161,69 +161,105 @@ def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.Da
                 f" and optionally {list(OPTIONAL_COLUMNS)} (it has {list(frame.columns)})"
             ],
         )
+    return frame
+
+
+def _verdict_target(
+    study: Study,
+    importable: dict[str, Judge],
+    tasks_of: dict[str, str],
+    where: str,
+    record: dict,
+) -> tuple[str, str] | str:
+    """The task and rating field a file row's verdict is for, or the problem that stops it:
+    a judge not declared for import, a field the judge does not map, an item not in the
+    study, or a field the item's task does not rate."""
+    judge = str(record["judge"])
+    item_id = str(record["item_id"])
+    if judge not in importable:
+        known = ", ".join(sorted(importable)) or "none"
+        return (
+            f"{where}, column judge: {judge!r} is not a judge declared with source: import "
+            f"in judges.panel (declared: {known})"
+        )
+    by_file_field = {name: field for field, name in importable[judge].fields.items()}
+    file_field = str(record["field"])
+    if file_field not in by_file_field:
+        return (
+            f"{where}, column field: {file_field!r} is not a field of judge {judge!r} "
+            f"(its fields: {', '.join(sorted(by_file_field))})"
+        )
+    task_name = tasks_of.get(item_id)
+    if task_name is None:
+        return f"{where}, column item_id: {item_id!r} is not an item of the study"
+    field = by_file_field[file_field]
+    if field not in study.tasks[task_name].rating_fields:
+        return (
+            f"{where}, column field: item {item_id!r} is a {task_name} item, which has no "
+            f"rating field {field!r}"
+        )
+    return task_name, field
+
+
+def _imported_row(
+    study: Study,
+    importable: dict[str, Judge],
+    tasks_of: dict[str, str],
+    seen: dict[tuple[str, str, str], int],
+    index: int,
+    record: dict,
+) -> tuple | str:
+    """One file row (``index``, 1 being the header) as a verdict row, or its problem.
+
+    ``seen`` holds the row of each (item, judge, field) verdict read so far; the row's own is
+    added, so a second verdict for the same field is named with the first's row."""
+    where = f"row {index}"
+    target = _verdict_target(study, importable, tasks_of, where, record)
+    if isinstance(target, str):
+        return target
+    task_name, field = target
+    judge, item_id = str(record["judge"]), str(record["item_id"])
+    key = (item_id, judge, field)
+    if key in seen:
+        return f"{where}: a second verdict for {key} (first on row {seen[key]})"
+    seen[key] = index
+    confidence = record.get("confidence")
+    if confidence is not None and not pd.isna(confidence) and np.isnan(_confidence(confidence)):
+        return f"{where}, column confidence: {confidence!r} is not a number between 0 and 1"
+    raw = record["value"]
+    raw = None if raw is None or (isinstance(raw, float) and np.isnan(raw)) else str(raw)
+    rationale = record.get("rationale")
+    return (
+        task_name,
+        item_id,
+        judge,
+        field,
+        parse_verdict(study.tasks[task_name].fields[field], raw),
+        raw,
+        _confidence(confidence),
+        None if rationale is None or pd.isna(rationale) else str(rationale),
+        "import",
+    )
+
+
+def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.DataFrame:
+    """Validate a judge file against the study; returns :data:`VERDICT_COLUMNS` rows.
+
+    ``tasks_of`` maps each item id of the study to its task. Raises :class:`JudgeFileError`
+    naming file, row, column, rule and value for every problem.
+    """
+    frame = _read_frame(path)
     panel = study.judges.panel if study.judges else {}
     importable = {name: j for name, j in panel.items() if j.source == "import"}
     problems: list[str] = []
     rows = []
     seen: dict[tuple[str, str, str], int] = {}
     for index, record in enumerate(frame.to_dict("records"), start=2):
-        where = f"row {index}"
-        judge = str(record["judge"])
-        item_id = str(record["item_id"])
-        if judge not in importable:
-            known = ", ".join(sorted(importable)) or "none"
-            problems.append(
-                f"{where}, column judge: {judge!r} is not a judge declared with source: import "
-                f"in judges.panel (declared: {known})"
-            )
-            continue
-        by_file_field = {name: field for field, name in importable[judge].fields.items()}
-        file_field = str(record["field"])
-        if file_field not in by_file_field:
-            problems.append(
-                f"{where}, column field: {file_field!r} is not a field of judge {judge!r} "
-                f"(its fields: {', '.join(sorted(by_file_field))})"
-            )
-            continue
-        task_name = tasks_of.get(item_id)
-        if task_name is None:
-            problems.append(f"{where}, column item_id: {item_id!r} is not an item of the study")
-            continue
-        field = by_file_field[file_field]
-        task = study.tasks[task_name]
-        if field not in task.rating_fields:
-            problems.append(
-                f"{where}, column field: item {item_id!r} is a {task_name} item, which has no "
-                f"rating field {field!r}"
-            )
-            continue
-        key = (item_id, judge, field)
-        if key in seen:
-            problems.append(f"{where}: a second verdict for {key} (first on row {seen[key]})")
-            continue
-        seen[key] = index
-        confidence = record.get("confidence")
-        if confidence is not None and not pd.isna(confidence) and np.isnan(_confidence(confidence)):
-            problems.append(
-                f"{where}, column confidence: {confidence!r} is not a number between 0 and 1"
-            )
-            continue
-        raw = record["value"]
-        raw = None if raw is None or (isinstance(raw, float) and np.isnan(raw)) else str(raw)
-        rationale = record.get("rationale")
-        rows.append(
-            (
-                task_name,
-                item_id,
-                judge,
-                field,
-                parse_verdict(task.fields[field], raw),
-                raw,
-                _confidence(confidence),
-                None if rationale is None or pd.isna(rationale) else str(rationale),
-                "import",
-            )
-        )
+        row = _imported_row(study, importable, tasks_of, seen, index, record)
+        if isinstance(row, str):
+            problems.append(row)
+        else:
+            rows.append(row)
     if problems:
         raise JudgeFileError(path, problems)
     return _frame(rows)

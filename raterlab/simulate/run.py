@@ -243,6 +243,170 @@ def _forget(home: Home, study: str, previous: pd.DataFrame) -> None:
             (home.root / corrected).unlink(missing_ok=True)
 
 
+def _check_arguments(round: str, seed: int) -> None:
+    """Refuse a round the simulator does not know, or a negative seed, before touching anything."""
+    if round not in ROUNDS:
+        raise SimulationError(f"round must be one of {', '.join(ROUNDS)}, not {round!r}")
+    if seed < 0:
+        raise SimulationError("the seed must be zero or a positive integer")
+
+
+def _in_chosen_round(rounds: pd.Series, round: str) -> pd.Series:
+    """Which of ``rounds`` the run is about: ``all`` means every pilot and the main round."""
+    chosen = (
+        rounds.map(lambda r: r == "main" or pilot_number(r) is not None)
+        if round == "all"
+        else in_round(rounds, round)
+    )
+    return chosen.astype(bool)
+
+
+def _previous_files(
+    con: duckdb.DuckDBPyConnection, study: Study, home: Home, round: str, seed: int, clean: bool
+) -> pd.DataFrame:
+    """The study's earlier ``staging.sim_files`` rows that this run keeps.
+
+    With ``clean`` the chosen round's earlier returns are removed from disk and dropped.
+    The rest must have been simulated with ``seed``: mixing seeds in one inbox would plant
+    two truths for the same items.
+    """
+    previous = _read(con, "staging.sim_files", study.name)
+    if previous is None:
+        previous = pd.DataFrame(columns=list(SIM_FILES_COLUMNS))
+    chosen = _in_chosen_round(previous["round"], round)
+    if clean:
+        _forget(home, study.name, previous[chosen])
+        previous = previous[~chosen]
+    mixed = previous[previous["seed"] != seed]
+    if not mixed.empty:
+        raise SimulationError(
+            f"the inbox holds returns simulated with --seed {int(mixed['seed'].iloc[0])}; "
+            f"use that seed, or --clean (with --round all) to start over with {seed}"
+        )
+    return previous
+
+
+@dataclass
+class _Todo:
+    """The round's packets sorted into those to fill now and those passed over (counted)."""
+
+    files: list[tuple[FileKey, FilePlan, Path]]
+    already_returned: int
+    not_in_outbox: int
+
+
+def _packets_to_fill(
+    study: Study,
+    home: Home,
+    plans: dict[FileKey, FilePlan],
+    round: str,
+    clean: bool,
+    done_files: set[str],
+) -> _Todo:
+    """The planned files of ``round`` whose template is in the outbox and not yet returned.
+
+    A file counts as returned when ``staging.sim_files`` lists it or it is in the inbox,
+    unless ``clean`` asks to fill it again.
+    """
+    todo = _Todo(files=[], already_returned=0, not_in_outbox=0)
+    for file_key, plan in plans.items():
+        if round != "all" and not in_round(pd.Series([file_key.round]), round).iloc[0]:
+            continue
+        packet = home.outbox / study.name / file_key.annotator_id / file_key.batch
+        template = packet / template_name(study, file_key.annotator_id, file_key.task)
+        name = returned_name(file_key.annotator_id, file_key.batch, template.name)
+        if not template.is_file():
+            todo.not_in_outbox += 1
+        elif not clean and (name in done_files or (home.inbox / study.name / name).exists()):
+            todo.already_returned += 1
+        else:
+            todo.files.append((file_key, plan, template))
+    return todo
+
+
+def _context(
+    study: Study,
+    home: Home,
+    full_seed: tuple[int, ...],
+    key: pd.DataFrame,
+    generations: pd.DataFrame,
+    profiles: dict[str, Profile],
+) -> _Context:
+    """Everything filling a file needs: the drawn truth, the profiles, and the key by token."""
+    return _Context(
+        study=study,
+        home=home,
+        seed=full_seed,
+        truth=draw_truth(study, generations, full_seed),
+        profiles=profiles,
+        by_token={
+            t: (str(i), k, int(c))
+            for t, i, k, c in zip(
+                key["token"], key["item_id"], key["kind"], key["copy"], strict=True
+            )
+        },
+        text_length=_text_lengths(study, generations),
+        pilot_rounds=max(1, len(pilot_rounds(key["round"]))),
+    )
+
+
+def _fill_files(
+    ctx: _Context, files: list[tuple[FileKey, FilePlan, Path]], progress: Progress | None
+) -> pd.DataFrame:
+    """Fill each file in order, reporting progress; one ``staging.sim_files`` row per file."""
+    written = []
+    for done, (file_key, plan, template) in enumerate(files, start=1):
+        written.append(_simulate_file(ctx, file_key, plan, template))
+        if progress:
+            progress(done, len(files))
+    return pd.DataFrame(written, columns=list(SIM_FILES_COLUMNS))
+
+
+def _merge_files(previous: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """The study's ``staging.sim_files`` after this run: earlier rows not refilled, plus the
+    new ones, sorted by file and typed so the table's columns never drift between runs."""
+    kept = previous[~previous["file"].isin(new["file"])]
+    files = pd.concat([kept, new], ignore_index=True) if not kept.empty else new
+    files = files.sort_values("file", kind="stable").reset_index(drop=True)
+    return files.astype(
+        {c: "int64" for c in INT_COLUMNS}
+        | {c: "string" for c in SIM_FILES_COLUMNS if c not in INT_COLUMNS}
+    )
+
+
+def _profile_frame(profiles: dict[str, Profile]) -> pd.DataFrame:
+    """The ``staging.sim_profiles`` rows, with each profile's parameters as sorted JSON text."""
+    return pd.DataFrame(
+        [
+            {**r, "parameters": json.dumps(r["parameters"], sort_keys=True)}
+            for r in profile_frame_rows(profiles)
+        ],
+        columns=["annotator_id", "profile", "parameters"],
+    )
+
+
+def _summary(
+    study: Study,
+    seed: int,
+    written: pd.DataFrame,
+    todo: _Todo,
+    profiles: dict[str, Profile],
+    truth_rows: int,
+    planted: Path,
+) -> Summary:
+    """What the run did, with each annotator's profile by name."""
+    return Summary(
+        study=study.name,
+        seed=seed,
+        written=written,
+        already_returned=todo.already_returned,
+        not_in_outbox=todo.not_in_outbox,
+        profiles={a: p.name for a, p in profiles.items()},
+        truth_rows=truth_rows,
+        planted=planted,
+    )
+
+
 def simulate(
     study: Study,
     home: Home,
@@ -259,110 +423,30 @@ def simulate(
     When every packet is returned already, nothing is drawn or written again (the planted
     truth and ``planted.json`` stay as the run that wrote them left them).
     """
-    if round not in ROUNDS:
-        raise SimulationError(f"round must be one of {', '.join(ROUNDS)}, not {round!r}")
-    if seed < 0:
-        raise SimulationError("the seed must be zero or a positive integer")
+    _check_arguments(round, seed)
     full_seed = (study.design.seed, seed)
     with warehouse.connect(home.warehouse) as con:
         key, generations = load_inputs(con, study)
-        previous = _read(con, "staging.sim_files", study.name)
-        if previous is None:
-            previous = pd.DataFrame(columns=list(SIM_FILES_COLUMNS))
-        chosen = (
-            previous["round"].map(lambda r: r == "main" or pilot_number(r) is not None)
-            if round == "all"
-            else in_round(previous["round"], round)
-        ).astype(bool)
-        if clean:
-            _forget(home, study.name, previous[chosen])
-            previous = previous[~chosen]
-        mixed = previous[previous["seed"] != seed]
-        if not mixed.empty:
-            raise SimulationError(
-                f"the inbox holds returns simulated with --seed {int(mixed['seed'].iloc[0])}; "
-                f"use that seed, or --clean (with --round all) to start over with {seed}"
-            )
+        previous = _previous_files(con, study, home, round, seed, clean)
         plans = plan_files(study, _file_keys(key), full_seed)
-        done_files = set(previous["file"])
-        todo, already, missing = [], 0, 0
-        for file_key, plan in plans.items():
-            if round != "all" and not in_round(pd.Series([file_key.round]), round).iloc[0]:
-                continue
-            packet = home.outbox / study.name / file_key.annotator_id / file_key.batch
-            template = packet / template_name(study, file_key.annotator_id, file_key.task)
-            name = returned_name(file_key.annotator_id, file_key.batch, template.name)
-            if not template.is_file():
-                missing += 1
-            elif not clean and (name in done_files or (home.inbox / study.name / name).exists()):
-                already += 1
-            else:
-                todo.append((file_key, plan, template))
+        todo = _packets_to_fill(study, home, plans, round, clean, set(previous["file"]))
         profiles = assign_profiles(list(study.design.annotators), full_seed)
         planted = simulations_dir(home, study.name) / "planted.json"
         truth_rows = _count(con, "staging.sim_truth", study.name)
-        if not todo and not clean and truth_rows and planted.is_file():
-            return Summary(
-                study=study.name,
-                seed=seed,
-                written=pd.DataFrame(columns=list(SIM_FILES_COLUMNS)),
-                already_returned=already,
-                not_in_outbox=missing,
-                profiles={a: p.name for a, p in profiles.items()},
-                truth_rows=truth_rows,
-                planted=planted,
-            )
-        truth = draw_truth(study, generations, full_seed)
-        ctx = _Context(
-            study=study,
-            home=home,
-            seed=full_seed,
-            truth=truth,
-            profiles=profiles,
-            by_token={
-                t: (str(i), k, int(c))
-                for t, i, k, c in zip(
-                    key["token"], key["item_id"], key["kind"], key["copy"], strict=True
-                )
-            },
-            text_length=_text_lengths(study, generations),
-            pilot_rounds=max(1, len(pilot_rounds(key["round"]))),
-        )
-        written = []
-        for done, (file_key, plan, template) in enumerate(todo, start=1):
-            written.append(_simulate_file(ctx, file_key, plan, template))
-            if progress:
-                progress(done, len(todo))
-        new = pd.DataFrame(written, columns=list(SIM_FILES_COLUMNS))
-        kept = previous[~previous["file"].isin(new["file"])]
-        files = pd.concat([kept, new], ignore_index=True) if not kept.empty else new
-        files = files.sort_values("file", kind="stable").reset_index(drop=True)
-        files = files.astype(
-            {c: "int64" for c in INT_COLUMNS}
-            | {c: "string" for c in SIM_FILES_COLUMNS if c not in INT_COLUMNS}
-        )
-        truth_frame = truth.frame()
-        profile_frame = pd.DataFrame(
-            [
-                {**r, "parameters": json.dumps(r["parameters"], sort_keys=True)}
-                for r in profile_frame_rows(profiles)
-            ],
-            columns=["annotator_id", "profile", "parameters"],
-        )
+        if not todo.files and not clean and truth_rows and planted.is_file():
+            nothing = pd.DataFrame(columns=list(SIM_FILES_COLUMNS))
+            return _summary(study, seed, nothing, todo, profiles, truth_rows, planted)
+        ctx = _context(study, home, full_seed, key, generations, profiles)
+        new = _fill_files(ctx, todo.files, progress)
+        files = _merge_files(previous, new)
+        truth_frame = ctx.truth.frame()
         warehouse.replace_study_rows(con, "staging.sim_truth", study.name, truth_frame)
-        warehouse.replace_study_rows(con, "staging.sim_profiles", study.name, profile_frame)
+        warehouse.replace_study_rows(
+            con, "staging.sim_profiles", study.name, _profile_frame(profiles)
+        )
         warehouse.replace_study_rows(con, "staging.sim_files", study.name, files)
-    planted = write_planted(home, study, seed, truth, profiles, files)
-    return Summary(
-        study=study.name,
-        seed=seed,
-        written=new,
-        already_returned=already,
-        not_in_outbox=missing,
-        profiles={a: p.name for a, p in profiles.items()},
-        truth_rows=len(truth_frame),
-        planted=planted,
-    )
+    planted = write_planted(home, study, seed, ctx.truth, profiles, files)
+    return _summary(study, seed, new, todo, profiles, len(truth_frame), planted)
 
 
 def write_planted(
