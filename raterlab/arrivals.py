@@ -15,9 +15,9 @@ from pathlib import Path
 
 import duckdb
 
+from raterlab.files import sha256_of
 from raterlab.ingest.audit import pending_files
 from raterlab.ingest.read import refused_link
-from raterlab.ingest.store import sha256_of
 from raterlab.settings import Home
 from raterlab.warehouse import table_exists
 

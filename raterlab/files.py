@@ -1,7 +1,8 @@
-"""Writing a file so that no reader ever sees it half written."""
+"""Files: written so that no reader ever sees one half written, and known by their content."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -16,3 +17,12 @@ def write_atomic(path: Path, data: bytes) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of the file's content (hex), read a mebibyte at a time."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -19,9 +19,7 @@ The case -> item mapping is ``staging.adjudication_key`` (it never leaves the wa
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
-import shutil
 import tempfile
 from datetime import datetime
 from pathlib import Path
@@ -37,9 +35,10 @@ from raterlab.adjudication.staging import (
     next_batch,
     read_adjudication_key,
 )
+from raterlab.csvsafe import neutralise
 from raterlab.design.blinding import token
 from raterlab.design.instructions import allowed_values
-from raterlab.design.packets import finish_packet, neutralise
+from raterlab.design.packets import finish_packet
 from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 from raterlab.settings import Home
@@ -119,10 +118,6 @@ def _instructions(study: Study, batch: str, n_cases: int, n_rows: int) -> str:
     )
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def write_adjudication_packet(
     study: Study, rows: pd.DataFrame, tables: StudyTables, target: Path
 ) -> list[dict]:
@@ -183,21 +178,13 @@ def write_adjudication_packet(
         {"file": REFERENCE, "kind": "reference", "n_rows": n_cases},
         {"file": "INSTRUCTIONS.md", "kind": "instructions", "n_rows": 0},
     ]
-    if study.guide:
-        guide = study.path_of(study.guide)
-        shutil.copyfile(guide, work / guide.name)
-        written.append({"file": guide.name, "kind": "guide", "n_rows": 0})
-    for entry in written:
-        entry["sha256"] = _sha256(work / entry["file"])
     manifest = {
         "study": study.name,
         "study_version": study.version,
         "kind": ADJUDICATION,
         "batch": rows["batch"].iloc[0],
-        "files": written,
     }
-    finish_packet(work, target, manifest)
-    return written
+    return finish_packet(study, work, target, written, manifest, {})
 
 
 def key_rows(

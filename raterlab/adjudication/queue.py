@@ -31,6 +31,7 @@ from raterlab.consensus.policy import (
     find_disputes,
 )
 from raterlab.design.kinds import ordinary
+from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 
@@ -54,7 +55,6 @@ QUEUE_TYPES = {
 }
 """The queue's column types (text columns ``str``, missing values NaN), whatever its rows."""
 OPEN_STATES = ("open", "issued", "awaiting_rating")
-TIEBREAK_ROUND = "tiebreak"
 
 
 def empty_queue() -> pd.DataFrame:

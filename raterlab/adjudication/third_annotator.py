@@ -16,11 +16,11 @@ import duckdb
 import pandas as pd
 
 from raterlab import warehouse
-from raterlab.adjudication.queue import TIEBREAK_ROUND
 from raterlab.adjudication.staging import append_rows, next_batch
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
 from raterlab.design.blinding import seal
 from raterlab.design.packets import packet_dir, write_packet
+from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.hashing import stable_int
 from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study

@@ -41,6 +41,7 @@ from raterlab.agreement.by_field import agreement_table
 from raterlab.agreement.crosstabs import agreement_matrix
 from raterlab.agreement.declared import declared_coefficient, declared_options
 from raterlab.design.kinds import ordinary
+from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.coefficients import applies
 from raterlab.protocol.study import Threshold
@@ -68,7 +69,7 @@ BUILTIN_KEYS = ("task", "tier", "round", "stratum")
 
 def ratings(labels: pd.DataFrame, items: pd.DataFrame) -> pd.DataFrame:
     """Ordinary ratings with the item attributes slices need (one column per item key)."""
-    counted = ordinary(labels) & (labels["round"] != "tiebreak")
+    counted = ordinary(labels) & (labels["round"] != TIEBREAK_ROUND)
     rows = labels[counted & (labels["value"] != "skip")]
     attributes = pd.DataFrame(list(items["record"]), index=items.index)
     attributes = attributes.drop(columns=[c for c in attributes if c in items.columns])

@@ -39,9 +39,9 @@ def changes_line(changes: dict[str, int]) -> str:
 
 def run_validate(args: argparse.Namespace) -> int:
     from raterlab import warehouse
+    from raterlab.files import sha256_of
     from raterlab.ingest import NoPackets, preview
     from raterlab.ingest.issue_report import markdown, report_dict
-    from raterlab.ingest.store import sha256_of
     from raterlab.protocol import StudyError
 
     try:

@@ -10,7 +10,6 @@ reader of returned files takes off again.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import os
 import shutil
@@ -21,6 +20,7 @@ import pandas as pd
 
 from raterlab.csvsafe import neutralise
 from raterlab.design.instructions import packet_instructions
+from raterlab.files import sha256_of
 from raterlab.protocol import Study
 
 FIXED_COLUMNS = ("annotator_id", "item")
@@ -86,10 +86,6 @@ def packet_dir(outbox: Path, study: Study, annotator: str, batch: str) -> Path:
     return outbox / study.name / annotator / batch
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _write_template(path: Path, study: Study, columns: list[str], rows: pd.DataFrame) -> None:
     item = study.packet.item_column
     with path.open("w", encoding="utf-8", newline="") as handle:
@@ -112,18 +108,30 @@ def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict])
     return lines
 
 
-def finish_packet(work: Path, target: Path, manifest: dict) -> None:
-    """Write ``manifest`` as the packet's :data:`MANIFEST` into ``work``, the folder the packet
-    was built in beside ``target``, then put ``work`` in the place of ``target`` (an earlier
-    packet there is removed first).
+def finish_packet(
+    study: Study, work: Path, target: Path, written: list[dict], manifest: dict, entry: dict
+) -> list[dict]:
+    """Finish the packet built in ``work`` beside ``target``: copy the study's guide in (its
+    entry in ``written`` starts with ``entry``'s keys, as the packet's other entries do),
+    record every file's SHA-256 in ``written``, write ``manifest`` with ``files: written`` as
+    the packet's :data:`MANIFEST`, then put ``work`` in the place of ``target`` (an earlier
+    packet there is removed first). Returns ``written``.
 
     Called once every other file of the packet is in ``work``, so ``target`` never holds a
     half-written packet: a reader finds the earlier packet, briefly none, or the whole new one.
     """
+    if study.guide:
+        guide = study.path_of(study.guide)
+        shutil.copyfile(guide, work / guide.name)
+        written.append({**entry, "file": guide.name, "kind": "guide", "n_rows": 0})
+    for row in written:
+        row["sha256"] = sha256_of(work / row["file"])
+    manifest = {**manifest, "files": written}
     (work / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     if target.exists():
         shutil.rmtree(target)
     os.replace(work, target)
+    return written
 
 
 def write_packet(
@@ -158,21 +166,13 @@ def write_packet(
         packet_instructions(study, annotator, batch, templates, n_rows), encoding="utf-8"
     )
     written.append({"task": None, "file": instructions.name, "kind": "instructions", "n_rows": 0})
-    if study.guide:
-        guide = study.path_of(study.guide)
-        shutil.copyfile(guide, work / guide.name)
-        written.append({"task": None, "file": guide.name, "kind": "guide", "n_rows": 0})
-    for entry in written:
-        entry["sha256"] = _sha256(work / entry["file"])
     manifest = {
         "study": study.name,
         "study_version": study.version,
         "annotator_id": annotator,
         "batch": batch,
-        "files": written,
     }
-    finish_packet(work, target, manifest)
-    return written
+    return finish_packet(study, work, target, written, manifest, {"task": None})
 
 
 def write_packets(
@@ -204,7 +204,7 @@ def on_disk(files: pd.DataFrame, outbox: Path) -> pd.DataFrame:
     """``files``' ``file`` column with the SHA-256 of each file as it is in ``outbox`` now
     (empty text for a file that is not there)."""
     paths = [outbox / name for name in files["file"]]
-    digests = [_sha256(path) if path.is_file() else "" for path in paths]
+    digests = [sha256_of(path) if path.is_file() else "" for path in paths]
     return pd.DataFrame({"file": files["file"].to_numpy(), "sha256": digests})
 
 

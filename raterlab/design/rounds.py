@@ -20,6 +20,10 @@ from raterlab import warehouse
 from raterlab.protocol import Study
 
 PILOT = "pilot"
+TIEBREAK_ROUND = "tiebreak"
+"""The round of a third annotator's rating of a disputed item (the sealed key's rows added by
+:mod:`raterlab.adjudication.third_annotator`): not an ordinary round of the design, so
+agreement and rater bias leave it out."""
 _REPEATED = re.compile(r"^pilot-(\d+)$")
 
 

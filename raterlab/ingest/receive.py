@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from raterlab.files import sha256_of
 from raterlab.ingest import ratings, store
 from raterlab.ingest.issues import Checked, file_issue
 from raterlab.ingest.read import LINK_SUFFIX, refused_link
@@ -54,7 +55,7 @@ def receive(study: Study, path: Path, home: Home) -> Received:
         sha = hashlib.sha256(note).hexdigest()
         folder = home.archive / study.name
         return received_now(path, sha, store.archive_bytes(note, folder, sha + LINK_SUFFIX))
-    sha = store.sha256_of(path)
+    sha = sha256_of(path)
     return received_now(path, sha, store.archive(path, home.archive / study.name, sha))
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from raterlab.files import sha256_of
 from raterlab.ingest import changes, ratings, store
 from raterlab.ingest.context import Context, study_context
 from raterlab.ingest.kind import Applied, Prepared, valid_rows
@@ -184,7 +185,7 @@ def preview(study: Study, path: Path, con: duckdb.DuckDBPyConnection) -> Preview
     """The dry run of :func:`raterlab.ingest.one_file.ingest_file` of a returned file:
     validates and compares with the warehouse, writes nothing (``raterlab validate``)."""
     path = Path(path)
-    sha = store.sha256_of(path)
+    sha = sha256_of(path)
     if store.known_outcome(con, study.name, sha) is not None:
         return Preview("unchanged", None, {})
     received = received_now(path, sha, path)

@@ -25,7 +25,6 @@ Their columns are declared once in :mod:`raterlab.tables.ingest`.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import weakref
@@ -75,14 +74,6 @@ def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
     if existing.get(tables.LABELS.name) != {c.name for c in tables.LABELS.columns}:
         con.execute(tables.LABELS_VIEW)
     _ENSURED.add(con)
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 ARCHIVED_SUFFIX = 16

@@ -72,6 +72,7 @@ from scipy import stats
 
 from raterlab.agreement import AgreementUndefined, bootstrap_ci, krippendorff_alpha
 from raterlab.design.kinds import ordinary
+from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.protocol import Study
 from raterlab.quality.calibration import mean_interval
 from raterlab.quality.ratings import (
@@ -102,7 +103,7 @@ ITEM = ["task", "item_id", "field"]
 def ordinary_ratings(rows: pd.DataFrame) -> pd.DataFrame:
     """Ordinary first-copy ratings (``kind = item``), one per annotator, item and field; a
     third annotator's tie-break ratings (disputed items only) are left out."""
-    own = rows[ordinary(rows) & (rows["round"] != "tiebreak")]
+    own = rows[ordinary(rows) & (rows["round"] != TIEBREAK_ROUND)]
     own = own.copy()
     return own.drop_duplicates(["annotator_id", *ITEM])
 

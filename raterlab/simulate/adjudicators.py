@@ -36,9 +36,9 @@ from raterlab.adjudication.adjudicator_packet import (
     adjudication_dir,
 )
 from raterlab.adjudication.ingest import inbox_dir
-from raterlab.adjudication.queue import TIEBREAK_ROUND
 from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.design.packets import returned_name, template_name
+from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.files import write_atomic
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.settings import Home

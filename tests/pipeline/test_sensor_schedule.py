@@ -16,7 +16,8 @@ import pipelines.sensors
 from pipelines.schedules import nightly_agreement
 from pipelines.sensors import MAX_RETRIES, SETTLE_S, inbox_sensor
 from raterlab import warehouse
-from raterlab.ingest.store import ensure_tables, sha256_of
+from raterlab.files import sha256_of
+from raterlab.ingest.store import ensure_tables
 from raterlab.settings import Home
 from tests.concurrency.conftest import held_lock
 
