@@ -3,7 +3,9 @@
 Every coefficient takes a units x raters matrix (NumPy array or DataFrame; rows are units,
 columns raters, NaN/None missing; numbers or labels) and returns an :class:`AgreementResult`
 whose ``float()`` is the estimate. Undefined coefficients raise :class:`AgreementUndefined`
-(a ``ValueError``) saying why, never NaN. Pure NumPy/pandas/SciPy.
+(a ``ValueError``) saying why, never NaN. Pure NumPy/pandas/SciPy; the names below are
+imported when first used (:mod:`raterlab.lazy`), so the command line can read
+:mod:`raterlab.agreement.names` without loading them.
 
 >>> from raterlab.agreement import krippendorff_alpha, bootstrap_ci
 >>> ratings = [[1, 1, None], [2, 2, 3], [3, 3, 3], [1, 2, 1]]
@@ -11,47 +13,36 @@ whose ``float()`` is the estimate. Undefined coefficients raise :class:`Agreemen
 0.773
 """
 
-from raterlab.agreement._matrix import AgreementUndefined
-from raterlab.agreement._stats import AgreementResult
-from raterlab.agreement.alpha import LEVELS, krippendorff_alpha
-from raterlab.agreement.bands import (
-    KRIPPENDORFF_BANDS,
-    LANDIS_KOCH_BANDS,
-    apply_bands,
-    landis_koch_band,
-)
-from raterlab.agreement.bootstrap import BootstrapResult, bootstrap_ci, bootstrap_replicates
-from raterlab.agreement.correlation import kendall_tau, spearman_rho
-from raterlab.agreement.crosstabs import agreement_matrix, category_agreement
-from raterlab.agreement.gwet import brennan_prediger, gwet_ac1, gwet_ac2, percent_agreement
-from raterlab.agreement.icc import ICC_KINDS, icc
-from raterlab.agreement.kappa import cohen_kappa, conger_kappa, fleiss_kappa, light_kappa, scott_pi
+from raterlab.lazy import exports
 
-__all__ = [
-    "ICC_KINDS",
-    "KRIPPENDORFF_BANDS",
-    "LANDIS_KOCH_BANDS",
-    "LEVELS",
-    "AgreementResult",
-    "AgreementUndefined",
-    "BootstrapResult",
-    "agreement_matrix",
-    "apply_bands",
-    "bootstrap_ci",
-    "bootstrap_replicates",
-    "brennan_prediger",
-    "category_agreement",
-    "cohen_kappa",
-    "conger_kappa",
-    "fleiss_kappa",
-    "gwet_ac1",
-    "gwet_ac2",
-    "icc",
-    "kendall_tau",
-    "krippendorff_alpha",
-    "landis_koch_band",
-    "light_kappa",
-    "percent_agreement",
-    "scott_pi",
-    "spearman_rho",
-]
+__all__, __getattr__, __dir__ = exports(
+    __name__,
+    {
+        "AgreementUndefined": "_matrix",
+        "AgreementResult": "_stats",
+        "LEVELS": "names",
+        "krippendorff_alpha": "alpha",
+        "KRIPPENDORFF_BANDS": "bands",
+        "LANDIS_KOCH_BANDS": "bands",
+        "apply_bands": "bands",
+        "landis_koch_band": "bands",
+        "BootstrapResult": "bootstrap",
+        "bootstrap_ci": "bootstrap",
+        "bootstrap_replicates": "bootstrap",
+        "kendall_tau": "correlation",
+        "spearman_rho": "correlation",
+        "agreement_matrix": "crosstabs",
+        "category_agreement": "crosstabs",
+        "brennan_prediger": "gwet",
+        "gwet_ac1": "gwet",
+        "gwet_ac2": "gwet",
+        "percent_agreement": "gwet",
+        "ICC_KINDS": "intraclass",
+        "icc": "intraclass",
+        "cohen_kappa": "kappa",
+        "conger_kappa": "kappa",
+        "fleiss_kappa": "kappa",
+        "light_kappa": "kappa",
+        "scott_pi": "kappa",
+    },
+)

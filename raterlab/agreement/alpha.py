@@ -15,10 +15,9 @@ from raterlab.agreement._stats import (
     finite,
     unit_columns,
 )
+from raterlab.agreement.names import LEVELS
 
 __all__ = ["LEVELS", "alpha_statistic", "krippendorff_alpha"]
-
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 
 def _within_unit_pairs(unit: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:

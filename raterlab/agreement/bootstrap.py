@@ -28,7 +28,7 @@ from raterlab.agreement._stats import CHUNK_CELLS, Statistic
 from raterlab.agreement.alpha import alpha_statistic
 from raterlab.agreement.correlation import spearman_statistic
 from raterlab.agreement.gwet import ac1_statistic, ac2_statistic, bp_statistic, percent_statistic
-from raterlab.agreement.icc import icc_statistic
+from raterlab.agreement.intraclass import icc_statistic
 from raterlab.agreement.kappa import (
     cohen_statistic,
     conger_statistic,

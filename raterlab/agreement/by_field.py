@@ -14,7 +14,7 @@ import pandas as pd
 from raterlab.agreement.alpha import LEVELS, krippendorff_alpha
 from raterlab.agreement.bootstrap import bootstrap_cis
 from raterlab.agreement.gwet import brennan_prediger, gwet_ac1, gwet_ac2, percent_agreement
-from raterlab.agreement.icc import icc
+from raterlab.agreement.intraclass import icc
 from raterlab.agreement.kappa import cohen_kappa, conger_kappa, fleiss_kappa, light_kappa, scott_pi
 
 __all__ = ["COEFFICIENTS", "agreement_table", "default_coefficients"]

@@ -5,13 +5,9 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from raterlab.agreement.alpha import LEVELS
-from raterlab.agreement.bands import conventional_band
-from raterlab.agreement.by_field import COEFFICIENTS, agreement_table
-from raterlab.agreement.ratings_file import ratings_matrices, read_ratings_file
+from raterlab.agreement.names import COEFFICIENT_NAMES, LEVELS
 from raterlab.cli.commands import COMMANDS
 from raterlab.cli.ratings_options import (
     add_output_arguments,
@@ -19,6 +15,9 @@ from raterlab.cli.ratings_options import (
     names,
     print_table,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 EPILOG = """\
 layouts: long (one row per unit and rater, a column per field; needs a rater column) or
@@ -41,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "agree",
         help=COMMANDS["agree"][1],
         description="Compute inter-rater agreement per field of a CSV, JSONL or Parquet file.",
-        epilog=EPILOG.format(names=", ".join(COEFFICIENTS)),
+        epilog=EPILOG.format(names=", ".join(COEFFICIENT_NAMES)),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("path", help="ratings file: .csv, .tsv, .jsonl, .json or .parquet")
@@ -61,6 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from raterlab.agreement.bands import conventional_band
+    from raterlab.agreement.by_field import agreement_table
+    from raterlab.agreement.ratings_file import ratings_matrices, read_ratings_file
+
     try:
         matrices = ratings_matrices(
             read_ratings_file(args.path),

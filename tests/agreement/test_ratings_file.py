@@ -92,3 +92,12 @@ def test_default_coefficients_follow_level_and_raters() -> None:
     assert default_coefficients("nominal", 5)[1] == "fleiss_kappa"
     assert "cohen_kappa" not in default_coefficients("ordinal", 3)
     assert default_coefficients("interval", 3) == ["krippendorff_alpha", "icc"]
+
+
+def test_the_command_lines_coefficient_names_are_the_ones_computed() -> None:
+    """``raterlab agree --help`` lists :data:`raterlab.agreement.names.COEFFICIENT_NAMES`
+    without importing the coefficients: the names and the table's coefficients are one set."""
+    from raterlab.agreement.by_field import COEFFICIENTS
+    from raterlab.agreement.names import COEFFICIENT_NAMES
+
+    assert tuple(COEFFICIENTS) == COEFFICIENT_NAMES
