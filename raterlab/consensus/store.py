@@ -16,18 +16,15 @@ Views (all studies):
 
 from __future__ import annotations
 
-import re
-
 import duckdb
 import pandas as pd
 
 from raterlab import warehouse
 from raterlab.protocol import CategoricalField, Study
+from raterlab.protocol.names import VIEW_NAME_PART
 from raterlab.tables import ddl, names
 from raterlab.tables.adjudication import ADJUDICATION_HISTORY, ADJUDICATIONS
 from raterlab.tables.consensus import CONSENSUS, ITEMS
-
-IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 CONSENSUS_ITEMS_VIEW = """
     CREATE OR REPLACE VIEW gold.consensus_items AS
@@ -57,7 +54,7 @@ ORDER BY category"""
 
 
 def _identifier(name: str) -> str:
-    if not IDENTIFIER.match(name):
+    if not VIEW_NAME_PART.fullmatch(name):
         raise ValueError(f"{name!r} is not a plain identifier; it cannot name a view column")
     return name
 

@@ -4,7 +4,6 @@ its ratings by annotator, consensus, adjudication flag and comments."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pandas as pd
@@ -13,15 +12,14 @@ from raterlab.design.rounds import latest_pilot_only
 from raterlab.exports.bundle import ExportBundle, ItemRows
 from raterlab.exports.values import dump_json, plain, typed_value
 from raterlab.protocol import Study
-
-_IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+from raterlab.protocol.names import LOWER_WORD
 
 
 def unit_key(study: Study, task: str) -> str:
     """``<unit>_id`` when the task's unit is one plain word (``response`` -> ``response_id``),
     else ``item_id``."""
     unit = study.tasks[task].unit
-    return f"{unit}_id" if _IDENT.match(unit) else "item_id"
+    return f"{unit}_id" if LOWER_WORD.fullmatch(unit) else "item_id"
 
 
 def _kappa_weights(study: Study, field: str) -> str | None:

@@ -9,8 +9,17 @@ from typing import Annotated
 
 from pydantic import Field
 
-STUDY_NAME = r"^[a-z][a-z0-9_]*$"
-"""A study's name: it names folders, tables' rows and DuckDB views."""
+LOWER_WORD = re.compile(r"^[a-z][a-z0-9_]*$")
+"""One lowercase snake_case word (``response``, ``gold_tiers``)."""
+
+WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+"""One word of letters, digits and ``_`` (``scenario``, ``Response``, ``prompt_id``)."""
+
+STUDY_NAME = LOWER_WORD.pattern
+"""A study's name (:data:`LOWER_WORD`): it names folders, tables' rows and DuckDB views."""
+
+VIEW_NAME_PART = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+"""A study or task name as part of a quoted DuckDB view name (a task name may hold ``-``)."""
 
 PERSON_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 """An annotator's, adjudicator's or judge's id: letters, digits, ``_``, ``.``, ``-``, not

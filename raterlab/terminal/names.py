@@ -6,7 +6,7 @@ ingest's checking code (pandas, Pandera) before the first screen.
 
 from __future__ import annotations
 
-import re
+from raterlab.protocol.names import WORD
 
 
 def camel(name: str) -> str:
@@ -17,4 +17,4 @@ def camel(name: str) -> str:
 
 def id_key(unit: str) -> str:
     """The id key of an exported label: ``scenarioId`` for unit ``scenario``, else ``itemId``."""
-    return f"{camel(unit)}Id" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", unit) else "itemId"
+    return f"{camel(unit)}Id" if WORD.fullmatch(unit) else "itemId"
