@@ -10,13 +10,7 @@ from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
-from raterlab.agreement.study import (
-    field_agreement,
-    matrices,
-    pairwise,
-    ratings,
-    threshold_results,
-)
+from raterlab.agreement.study import agreement_tables, ratings
 from raterlab.design.rounds import PILOT, latest_pilot_only, round_labels
 from raterlab.report.headline import headline_table
 from resources import Raterlab
@@ -103,13 +97,8 @@ def agreement(step: StudyStep) -> dg.MaterializeResult:
     if not recompute:
         table = step.frame("gold.agreement")
     else:
-        table = field_agreement(study, rows)
-        frames = {
-            "gold.agreement": table,
-            "gold.agreement_pairwise": pairwise(study, rows),
-            "gold.agreement_matrices": matrices(study, rows),
-            "staging.agreement_thresholds": threshold_results(study, table),
-        }
+        frames = agreement_tables(study, rows)
+        table = frames["gold.agreement"]
         step.write(frames, published=True)
     plot = forest_plot(study, table, step.reports / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]

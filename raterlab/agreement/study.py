@@ -541,3 +541,17 @@ def matrices(study: Study, rows: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(found, ignore_index=True)[
         ["task", "field", "category_a", "category_b", "count"]
     ]
+
+
+def agreement_tables(study: Study, rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Every table the ``agreement`` asset writes, from the study's counted ratings ``rows``:
+    ``gold.agreement`` (:func:`field_agreement`), ``gold.agreement_pairwise``,
+    ``gold.agreement_matrices`` and ``staging.agreement_thresholds`` (the study's minimums
+    judged on ``gold.agreement``)."""
+    table = field_agreement(study, rows)
+    return {
+        "gold.agreement": table,
+        "gold.agreement_pairwise": pairwise(study, rows),
+        "gold.agreement_matrices": matrices(study, rows),
+        "staging.agreement_thresholds": threshold_results(study, table),
+    }

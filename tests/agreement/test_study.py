@@ -310,3 +310,16 @@ def test_a_study_exporting_study_json_gets_the_kappa_it_reports_on_likert_fields
     reported = {e["field"]: e for e in kappa(study, table)}
     assert reported["score"]["estimate"] == round(cohen_kappa_score(A, B), 4)
     assert reported["score"]["weights"] == "unweighted"
+
+
+def test_the_agreement_tables_are_the_ones_declared_for_the_agreement_asset() -> None:
+    """``agreement_tables`` gives every table declared as written by ``agreement`` (and no
+    other), the thresholds judged on the same ``gold.agreement`` rows."""
+    from raterlab.agreement.study import agreement_tables
+    from raterlab.tables import TABLES
+
+    study = _study()
+    frames = agreement_tables(study, _rows({"a1": A, "a2": B}, {"a1": REL_A, "a2": REL_B}))
+    assert set(frames) == {n for n, t in TABLES.items() if t.written_by == "agreement"}
+    expected = threshold_results(study, frames["gold.agreement"])
+    assert frames["staging.agreement_thresholds"].equals(expected)
