@@ -89,25 +89,20 @@ STRUCTURE_CHECKS = {
     "condition_comparison": ("condition_comparison", "condition_means"),
 }
 
+PACKETS = {
+    "study_protocol",
+    "raw_generations",
+    "routed_items",
+    "assignments",
+    "blinding_key",
+    "pilot_packets",
+}
+"""The assets that write a study's first packets (``packets_job``)."""
+
 JOB_ASSETS = {
     "annotation_job": set(ASSETS),
-    "packets_job": {
-        "study_protocol",
-        "raw_generations",
-        "routed_items",
-        "assignments",
-        "blinding_key",
-        "pilot_packets",
-    },
-    "ingest_job": set(ASSETS)
-    - {
-        "study_protocol",
-        "raw_generations",
-        "routed_items",
-        "assignments",
-        "blinding_key",
-        "pilot_packets",
-    },
+    "packets_job": PACKETS,
+    "ingest_job": set(ASSETS) - PACKETS,
     "agreement_job": {"pilot_agreement", "agreement"},
 }
 SCHEDULES = {"nightly_agreement": ("agreement_job", "0 2 * * *")}
