@@ -1,0 +1,2 @@
+"""Pairwise preference studies: side-by-side choices, Bradley-Terry and Davidson rankings,
+position bias."""
