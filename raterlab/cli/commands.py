@@ -24,6 +24,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "calibrate",
         "LLM judges (or metrics) against human ratings: correlations, kappa, human ceiling",
     ),
+    "plan": (
+        "plan",
+        "study size before annotation: comparison power, agreement interval widths, "
+        "human labels with a judge",
+    ),
     "judges": ("judges", "judge verdicts of a study (import a judge file)"),
     "pilot": ("pilot", "pilot gate attempts; a new pilot round after a failed gate"),
     "report": ("report", "write a study report, or serve the reports"),
