@@ -7,7 +7,12 @@ rushing floor).
 ``check`` also checks a study file against the ratings ``$RATERLAB_HOME``'s warehouse holds
 for it, if any (:func:`raterlab.ingest.changes.study_change`, read-only): a field the ratings
 have and the file dropped without ``renamed`` fails; renames to apply and stored values the
-rules now reject are listed."""
+rules now reject are listed.
+
+Last, for a design that can work, ``check`` prints the precision it plans for each declared
+threshold and gate: the 95% interval's width the design's units, annotators per unit and the
+field's categories will give if agreement sits at the threshold
+(:func:`raterlab.planning.study_precision.planned_precision`, simulated with the study's seed)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ from raterlab.errors import StudyChanged
 from raterlab.settings import Home, studies_dir
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from raterlab.protocol import Study
 
 
@@ -64,7 +71,38 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"     {finding.severity}: {finding.path}: {finding.message}")
         for line in against:
             print(f"     {line}")
+        if not errors:
+            for line in _planned(study, items):
+                print(f"     {line}")
     return 1 if failed else 0
+
+
+def _planned(study: Study, items: pd.DataFrame) -> list[str]:
+    """The planned precision of each declared threshold and gate
+    (:func:`raterlab.planning.study_precision.planned_precision`), fields that share it on
+    one line."""
+    from raterlab.planning.study_precision import planned_precision
+
+    table = planned_precision(study, items)
+    keys = [c for c in table.columns if c not in ("field", "study")]
+    lines = []
+    for key, group in table.groupby(keys, sort=False, dropna=False):
+        row = dict(zip(keys, key, strict=True))
+        where = f"task {row['task']} [{', '.join(group['field'])}]"
+        slice_ = "" if row["slice"] == "all" else f", {row['slice']}"
+        head = (
+            f"planned: {row['threshold']} ({row['coefficient']} >= {row['min']}{slice_}) on {where}"
+        )
+        if row["note"]:
+            lines.append(f"{head}: no plan ({row['note']})")
+            continue
+        width = row["planned_ci_width"]
+        lines.append(
+            f"{head}: {row['planned_units']} units x {row['n_raters']} raters, "
+            f"{row['n_categories']} categories -> 95% interval about {width:.2f} wide "
+            f"(± {width / 2:.2f}) at {row['min']}"
+        )
+    return lines
 
 
 def _against_ratings(study: Study) -> list[str]:

@@ -56,7 +56,7 @@ class JudgePlan:
     n_saved: int
     saved_share: float
     lam: float
-    """The power-tuning parameter at ``n_labels``, for a judge whose scores spread as much
+    r"""The power-tuning parameter at ``n_labels``, for a judge whose scores spread as much
     as the humans' (:math:`\sigma_f = \sigma_Y`)."""
     planned_width: float
     """The PPI interval's width at ``n_labels``."""

@@ -1,0 +1,75 @@
+"""The planned precision of a study's declared thresholds, and ``raterlab study check``."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from raterlab.cli import main
+from raterlab.design import read_generations
+from raterlab.design.feasibility import kappa_half_width
+from raterlab.planning.agreement_units import simulated_width
+from raterlab.planning.study_precision import COLUMNS, planned_precision
+from raterlab.protocol import load_study
+from tests.conftest import STUDIES
+
+
+@pytest.fixture(scope="module")
+def correctness():
+    study = load_study(STUDIES / "correctness_ab.yaml")
+    return study, planned_precision(study, read_generations(study))
+
+
+def test_one_row_per_declared_threshold_and_field(correctness):
+    study, table = correctness
+    assert list(table.columns) == COLUMNS
+    assert list(table["threshold"]) == [
+        "thresholds.pilot_gate",
+        *(f"thresholds.minimums[{i}]" for i in range(3)),
+    ]
+    assert set(table["field"]) == {"correctness"} and (table["study"] == study.name).all()
+    assert list(table["coefficient"]) == [
+        "cohen_kappa",
+        "cohen_kappa",
+        "cohen_kappa:quadratic",
+        "krippendorff_alpha:ordinal",
+    ]
+    assert (table["n_raters"] == 2).all() and (table["n_categories"] == 5).all()
+
+
+def test_the_gate_is_planned_on_the_pilot_and_the_minimums_on_every_round(correctness):
+    """10 pilot prompts x 2 conditions; all 50 x 2 responses for the minimums."""
+    _, table = correctness
+    assert list(table["planned_units"]) == [20, 100, 100, 100]
+
+
+def test_the_width_is_the_simulated_one_and_near_cohens_approximation(correctness):
+    study, table = correctness
+    gate = table.iloc[0]
+    again = simulated_width("cohen_kappa", 0.7, 20, 2, 5, simulations=200, seed=study.design.seed)
+    assert gate["planned_ci_width"] == pytest.approx(again.ci_width)
+    # Cohen's (1960) large-sample half-width, the one the feasibility warning states.
+    assert gate["planned_ci_width"] / 2 == pytest.approx(kappa_half_width(0.7, 20, 5), rel=0.15)
+    assert table["planned_ci_width"].iloc[1] < gate["planned_ci_width"]
+
+
+def test_a_slice_limits_the_units_to_its_tier():
+    study = load_study(STUDIES / "gold_tiers.yaml")
+    generations = read_generations(study)
+    table = planned_precision(study, generations)
+    fleiss = table[table["coefficient"] == "fleiss_kappa"]
+    assert (fleiss["slice"] == "tier=GOLD").all()
+    per_task = fleiss.groupby("task")["planned_units"].first()
+    assert per_task["factual_qa"] == 140  # every factual_qa case is GOLD
+    assert per_task["code_generation"] < 360
+    assert not math.isnan(fleiss["planned_ci_width"].max())
+
+
+def test_study_check_prints_the_planned_precision(capsys):
+    assert main(["study", "check", str(STUDIES / "correctness_ab.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "planned: thresholds.pilot_gate (cohen_kappa >= 0.7) on task correctness [correctness]: "
+        "20 units x 2 raters, 5 categories -> 95% interval about" in out
+    )
