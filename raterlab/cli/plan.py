@@ -19,10 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable
 
 from raterlab.agreement.names import COEFFICIENT_NAMES, LEVELS
 from raterlab.cli.commands import COMMANDS
+
+PROGRESS_AFTER_S = 1.0
+"""A plan that simulates longer than this shows each width it tries on a terminal's stderr."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -141,12 +145,11 @@ def _comparison_text(p: dict) -> str:
 def run_agreement(args: argparse.Namespace) -> int:
     from raterlab.planning.agreement_units import plan_agreement
 
+    started = time.monotonic()
+
     def progress(width: object) -> None:
-        print(
-            f"  {width.n_units} units: width {width.ci_width:.4f}",
-            file=sys.stderr,
-            flush=True,
-        )
+        if time.monotonic() - started > PROGRESS_AFTER_S:
+            print(f"  {width.n_units} units: width {width.ci_width:.4f}", file=sys.stderr)
 
     try:
         plan = plan_agreement(
