@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pandas as pd
 import pytest
 
+from raterlab.agreement.study import pooled_task_agreement
 from raterlab.cli import main
 from raterlab.design import read_generations
+from raterlab.design.assignment import assign
 from raterlab.design.feasibility import kappa_half_width
+from raterlab.design.routing import routed_items
 from raterlab.planning.agreement_units import simulated_width
-from raterlab.planning.study_precision import COLUMNS, planned_precision
+from raterlab.planning.study_precision import (
+    COLUMNS,
+    planned_against_achieved,
+    planned_precision,
+)
 from raterlab.protocol import load_study
 from tests.conftest import STUDIES
 
@@ -73,3 +82,30 @@ def test_study_check_prints_the_planned_precision(capsys):
         "planned: thresholds.pilot_gate (cohen_kappa >= 0.7) on task correctness [correctness]: "
         "20 units x 2 raters, 5 categories -> 95% interval about" in out
     )
+
+
+def test_a_per_task_minimum_is_planned_on_the_units_gold_agreement_pools():
+    """The pooled rows are named, and count units, as gold.agreement's: ratings of the GOLD
+    items the design assigns, pooled by raterlab.agreement.study.pooled_task_agreement, have
+    the planned field name and units, and planned_against_achieved joins them."""
+    study = load_study(STUDIES / "gold_tiers.yaml")
+    generations = read_generations(study)
+    planned = planned_precision(study, generations)
+    path, threshold = "thresholds.minimums[1]", study.thresholds.minimums[1]
+    assert threshold.per == "task"
+    assignment = assign(study, routed_items(study, generations), generations)
+    gold = assignment[(assignment["kind"] == "item") & (assignment["tier"] == "GOLD")]
+    gold = gold[gold["task"] == "factual_qa"]
+    fields = study.tasks["factual_qa"].rating_fields
+    rng = np.random.default_rng(0)
+    rows = pd.concat([gold.assign(field=f) for f in fields], ignore_index=True)
+    rows["value_num"] = rng.integers(0, 2, len(rows)).astype(float)
+    rows["value"] = rows["value_num"].map({0.0: "false", 1.0: "true"})
+    achieved = pooled_task_agreement(study, rows, threshold, ci=True, n_resamples=200)
+    achieved = achieved.assign(threshold=path, slice=threshold.slice)
+    joined = planned_against_achieved(planned, achieved)
+    row = joined[(joined["threshold"] == path) & (joined["task"] == "factual_qa")].iloc[0]
+    assert row["field"] == "(pooled nominal: correct, hallucination)"
+    assert row["planned_units"] == row["achieved_units"] == 2 * 140
+    assert row["achieved_ci_width"] > 0
+    assert joined["achieved_units"].notna().sum() == 1
