@@ -58,9 +58,9 @@ def _comparison(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--alternative",
-        choices=("two-sided", "larger", "smaller"),
+        choices=("two-sided", "larger", "smaller", "one-sided"),
         default="two-sided",
-        help="as statsmodels names it (default two-sided)",
+        help="as statsmodels names it (default two-sided); one-sided: in the effect's direction",
     )
     parser.add_argument(
         "--test", choices=("t", "wilcoxon"), default="t", help="t-test, or Wilcoxon via 3/pi"

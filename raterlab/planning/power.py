@@ -41,8 +41,10 @@ from scipy import optimize, special, stats
 
 __all__ = ["ALTERNATIVES", "TESTS", "WILCOXON_ARE", "ComparisonPlan", "plan_comparison", "power"]
 
-ALTERNATIVES = ("two-sided", "larger", "smaller")
-"""The alternative hypotheses, named as statsmodels names them."""
+ALTERNATIVES = ("two-sided", "larger", "smaller", "one-sided")
+"""The alternative hypotheses, named as statsmodels names them; ``one-sided`` is the one in
+the direction of the effect (``larger`` for a positive effect size, ``smaller`` for a
+negative one)."""
 TESTS = ("t", "wilcoxon")
 WILCOXON_ARE = 3 / math.pi
 """Asymptotic relative efficiency of the Wilcoxon tests to the t-tests under normal data."""
@@ -86,6 +88,8 @@ def power(
 ) -> float:
     """The t-test's power with ``n`` pairs (``paired``) or ``n`` per group (module docstring)."""
     _check_alternative(alternative)
+    if alternative == "one-sided":
+        alternative = "larger" if effect_size > 0 else "smaller"
     if paired:
         df, noncentrality = n - 1, effect_size * math.sqrt(n)
     else:
@@ -124,6 +128,8 @@ def plan_comparison(
     64
     """
     _check(effect_size, power_target, alpha, alternative, test)
+    if alternative == "one-sided":
+        alternative = "larger" if effect_size > 0 else "smaller"
 
     def gap(n: float) -> float:
         return power(effect_size, n, alpha, paired, alternative) - power_target

@@ -85,3 +85,12 @@ def test_bad_input_is_refused_with_its_reason(kwargs, message):
     arguments = {"effect_size": 0.5, "power_target": 0.8, "alpha": 0.05, **kwargs}
     with pytest.raises(ValueError, match=message):
         plan_comparison(**arguments)
+
+
+def test_one_sided_is_the_test_in_the_direction_of_the_effect():
+    larger = plan_comparison(0.4, 0.8, 0.05, alternative="larger")
+    assert plan_comparison(0.4, 0.8, 0.05, alternative="one-sided").n_pairs == larger.n_pairs
+    smaller = plan_comparison(-0.4, 0.8, 0.05, alternative="one-sided")
+    assert smaller.n_pairs == larger.n_pairs and smaller.alternative == "smaller"
+    two_sided = plan_comparison(-0.4, 0.8, 0.05)
+    assert two_sided.n_pairs == plan_comparison(0.4, 0.8, 0.05).n_pairs > larger.n_pairs
