@@ -52,7 +52,9 @@ def _comparison(parser: argparse.ArgumentParser) -> None:
         "--effect-size", type=float, required=True, help="Cohen's d (of the differences if paired)"
     )
     parser.add_argument("--power", type=float, required=True, help="e.g. 0.8")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    parser.add_argument(
+        "--alpha", type=float, default=0.05, help="significance level (default 0.05)"
+    )
     parser.add_argument(
         "--paired", action="store_true", help="the same items in both conditions (pairs)"
     )
@@ -77,13 +79,19 @@ def _agreement(parser: argparse.ArgumentParser) -> None:
         "(cohen_kappa:quadratic, krippendorff_alpha:ordinal)",
     )
     parser.add_argument("--expected", type=float, required=True, help="the value expected")
-    parser.add_argument("--ci-width", type=float, required=True, help="95%% interval's width")
+    parser.add_argument(
+        "--ci-width", type=float, required=True, help="the interval's width (at --confidence)"
+    )
     parser.add_argument("--raters", type=int, required=True, help="raters per unit")
     parser.add_argument("--categories", type=int, required=True, help="categories of the field")
-    parser.add_argument("--level", choices=LEVELS, default="nominal")
-    parser.add_argument("--confidence", type=float, default=0.95)
-    parser.add_argument("--simulations", type=int, default=2000, help="studies per size")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--level", choices=LEVELS, default="nominal", help="sets the coefficient's default option"
+    )
+    parser.add_argument("--confidence", type=float, default=0.95, help="default 0.95")
+    parser.add_argument(
+        "--simulations", type=int, default=2000, help="studies simulated per size (default 2000)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="default 0")
     _format(parser)
     parser.set_defaults(func=run_agreement)
 
@@ -92,14 +100,16 @@ def _judge(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--correlation", type=float, required=True, help="judge-human correlation in the pilot"
     )
-    parser.add_argument("--ci-width", type=float, required=True, help="the interval's width")
+    parser.add_argument(
+        "--ci-width", type=float, required=True, help="the interval's width (at --confidence)"
+    )
     spread = parser.add_mutually_exclusive_group(required=True)
     spread.add_argument("--sd", type=float, help="the human scores' standard deviation")
     spread.add_argument("--rate", type=float, help="a binary label's rate p (sd = sqrt(p(1-p)))")
     parser.add_argument(
         "--unlabeled", type=int, default=None, help="items only the judge labels (default: many)"
     )
-    parser.add_argument("--confidence", type=float, default=0.95)
+    parser.add_argument("--confidence", type=float, default=0.95, help="default 0.95")
     _format(parser)
     parser.set_defaults(func=run_judge)
 
