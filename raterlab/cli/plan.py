@@ -89,7 +89,7 @@ def _agreement(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--confidence", type=float, default=0.95, help="default 0.95")
     parser.add_argument(
-        "--simulations", type=int, default=2000, help="studies simulated per size (default 2000)"
+        "--simulations", type=int, default=2000, help="studies simulated per size (default 2,000)"
     )
     parser.add_argument("--seed", type=int, default=0, help="default 0")
     _format(parser)

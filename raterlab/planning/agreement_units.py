@@ -51,6 +51,8 @@ from raterlab.agreement.by_field import COEFFICIENTS
 from raterlab.agreement.names import LEVELS
 
 __all__ = [
+    "MODEL",
+    "SIMULATIONS",
     "AgreementPlan",
     "SimulatedWidth",
     "coefficient_options",
@@ -60,6 +62,11 @@ __all__ = [
     "simulated_width",
 ]
 
+MODEL = "uniform right-or-random latent class (every category equally common)"
+"""The generative model, in a line (module docstring)."""
+SIMULATIONS = 2000
+"""Studies simulated per size by default: the width's Monte Carlo error is about
+1/sqrt(2 x 2000) = 1.6%, the plan's about twice that."""
 FIRST_GUESS_UNITS = 50
 """Units the search simulates first."""
 MAX_UNITS = 1_000_000
@@ -101,9 +108,6 @@ class AgreementPlan:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
-
-
-MODEL = "uniform right-or-random latent class (every category equally common)"
 
 
 def coefficient_options(spec: str, level: str, n_categories: int) -> tuple[str, dict[str, object]]:
@@ -166,12 +170,14 @@ def simulated_width(
     n_categories: int,
     level: str = "nominal",
     confidence: float = 0.95,
-    simulations: int = 1000,
+    simulations: int = SIMULATIONS,
     seed: int = 0,
 ) -> SimulatedWidth:
     """The coefficient's interval width on ``n_units``, over ``simulations`` studies
     (module docstring)."""
     _check_design(n_units, n_raters, n_categories, simulations)
+    if not 0 < confidence < 1:
+        raise ValueError(f"the confidence must be between 0 and 1; got {confidence}")
     name, options = coefficient_options(spec, level, n_categories)
     accuracy = rater_accuracy(name, expected, n_categories)
     per_chunk = max(1, _CHUNK_RATINGS // (n_units * n_raters))
@@ -204,7 +210,10 @@ def simulated_width(
 def _per_study(
     ratings: np.ndarray, studies: int, name: str, options: dict[str, object]
 ) -> np.ndarray:
-    """The coefficient of each of ``studies`` equal consecutive blocks of rows."""
+    """The coefficient of each of ``studies`` equal consecutive blocks of rows: the sums of
+    the blocks' per-unit statistics, combined (every coefficient of :data:`STATISTICS` named
+    in :data:`~raterlab.agreement.by_field.COEFFICIENTS` is a
+    :class:`~raterlab.agreement._stats.UnitStatistic`)."""
     statistic = STATISTICS[name](ratings, **options)
     n_units = ratings.shape[0] // studies
     block = sparse.csr_array(
@@ -228,7 +237,7 @@ def plan_agreement(
     n_categories: int,
     level: str = "nominal",
     confidence: float = 0.95,
-    simulations: int = 1000,
+    simulations: int = SIMULATIONS,
     seed: int = 0,
     progress: Callable[[SimulatedWidth], None] | None = None,
 ) -> AgreementPlan:

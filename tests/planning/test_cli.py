@@ -72,3 +72,12 @@ def test_bad_input_exits_2_with_the_reason(capsys):
     argv += ["--ci-width", "0.2", "--raters", "3", "--categories", "2"]
     assert main(["plan", *argv]) == 2
     assert "two raters" in capsys.readouterr().err
+
+
+def test_the_simulations_default_is_the_planners():
+    from raterlab.cli import build_parser
+    from raterlab.planning.agreement_units import SIMULATIONS
+
+    argv = ["plan", "agreement", "--coefficient", "icc", "--expected", "0.5", "--ci-width", "0.2"]
+    args = build_parser("plan").parse_args([*argv, "--raters", "2", "--categories", "5"])
+    assert args.simulations == SIMULATIONS
