@@ -9,7 +9,7 @@ from ppi_py import ppi_mean_ci
 
 from raterlab.planning.judge_labels import plan_judge, ppi_variance
 
-REPEATS = 200
+REPEATS = 100
 
 
 def _mean_width(human_and_judge, n, n_unlabeled, seed=0):
@@ -48,7 +48,7 @@ def _binary(rho, rate):
 )
 def test_ppi_py_intervals_at_the_planned_n_have_the_planned_width(rho, width, sd, n_unlabeled):
     plan = plan_judge(rho, width, sd=sd, n_unlabeled=n_unlabeled)
-    n_unlabeled_drawn = n_unlabeled or 200_000  # "many"
+    n_unlabeled_drawn = n_unlabeled or 100_000  # "many"
     achieved = _mean_width(_normal(rho, sd), plan.n_labels, n_unlabeled_drawn)
     assert achieved == pytest.approx(width, rel=0.03)
     assert plan.planned_width <= width
