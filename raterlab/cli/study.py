@@ -84,15 +84,19 @@ def _planned(study: Study, items: pd.DataFrame) -> list[str]:
     from raterlab.planning.study_precision import planned_precision
 
     table = planned_precision(study, items)
+    gate = study.thresholds.pilot_gate
+    strict = {
+        f"thresholds.minimums[{i}]": t.strict for i, t in enumerate(study.thresholds.minimums)
+    }
+    strict["thresholds.pilot_gate"] = gate is not None and gate.strict
     keys = [c for c in table.columns if c not in ("field", "study")]
     lines = []
     for key, group in table.groupby(keys, sort=False, dropna=False):
         row = dict(zip(keys, key, strict=True))
         where = f"task {row['task']} [{', '.join(group['field'])}]"
         slice_ = "" if row["slice"] == "all" else f", {row['slice']}"
-        head = (
-            f"planned: {row['threshold']} ({row['coefficient']} >= {row['min']}{slice_}) on {where}"
-        )
+        bar = f"{'>' if strict[row['threshold']] else '>='} {row['min']}{slice_}"
+        head = f"planned: {row['threshold']} ({row['coefficient']} {bar}) on {where}"
         if row["note"]:
             lines.append(f"{head}: no plan ({row['note']})")
             continue

@@ -79,7 +79,7 @@ def test_study_check_prints_the_planned_precision(capsys):
     assert main(["study", "check", str(STUDIES / "correctness_ab.yaml")]) == 0
     out = capsys.readouterr().out
     assert (
-        "planned: thresholds.pilot_gate (cohen_kappa >= 0.7) on task correctness [correctness]: "
+        "planned: thresholds.pilot_gate (cohen_kappa > 0.7) on task correctness [correctness]: "
         "20 units x 2 raters, 5 categories -> 95% interval about" in out
     )
 
