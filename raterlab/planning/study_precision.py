@@ -174,6 +174,9 @@ def _row(
         "planned_ci_width": float("nan"),
         "note": "",
     }
+    if len(units) < 2:
+        row["note"] = f"the design has {len(units)} unit(s) rated by two or more annotators here"
+        return row
     try:
         row["planned_ci_width"] = _width(
             coefficient,

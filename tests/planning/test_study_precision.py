@@ -109,3 +109,13 @@ def test_a_per_task_minimum_is_planned_on_the_units_gold_agreement_pools():
     assert row["planned_units"] == row["achieved_units"] == 2 * 140
     assert row["achieved_ci_width"] > 0
     assert joined["achieved_units"].notna().sum() == 1
+
+
+def test_a_threshold_no_unit_of_the_design_can_reach_says_so(correctness):
+    study, _ = correctness
+    single = study.model_copy(
+        update={"design": study.design.model_copy(update={"overlap": {"GOLD": 1}, "pilot": None})}
+    )
+    table = planned_precision(single, read_generations(study))
+    assert table["planned_ci_width"].isna().all()
+    assert table["note"].str.contains("0 unit\\(s\\) rated by two or more annotators").all()
