@@ -178,7 +178,9 @@ def _check_alternative(alternative: str) -> None:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}; got {alternative!r}")
 
 
-def _check(effect_size: float, power_target: float, alpha: float, alternative: str, test: str):
+def _check(
+    effect_size: float, power_target: float, alpha: float, alternative: str, test: str
+) -> None:
     _check_alternative(alternative)
     if test not in TESTS:
         raise ValueError(f"test must be one of {TESTS}; got {test!r}")
