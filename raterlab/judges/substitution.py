@@ -1,0 +1,187 @@
+"""Judge substitution: the human mean (or rate) over all units a judge scored, estimated by
+prediction-powered inference (:mod:`raterlab.judges.ppi`) from the humans' labels on the
+units they rated and the judge's scores on every unit.
+
+Inputs are long frames: humans ``unit, rater, field, value``; judges ``unit, judge, field,
+value``. Per field, judge and slice, the units are those the judge gave a readable score
+(a number for graded fields; one of the labels for binary and categorical ones); a unit is
+labelled when some human rated the field on it, unlabelled otherwise. Human ratings of units
+the judge did not score are not used.
+
+What is estimated, per kind of field:
+
+- ``graded``: the mean over units of the per-unit human aggregate (mean of the raters, or
+  median); the judge's score is its prediction **as it is**, so judge and humans should be
+  on the same scale (the tuned ``lam`` keeps the interval valid on any scale, but it is
+  clipped to [0, 1], so a judge on another scale helps less or not at all);
+- ``binary``: the rate of ``1`` (``label`` ``1``): per unit, the aggregate of the raters'
+  indicators of 1 (the share of raters who said 1 with the mean; the majority, 0.5 on a tie,
+  with the median), predicted by the judge's indicator of 1;
+- ``categorical``: one row per label, the rate of that label, in the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import numpy as np
+import pandas as pd
+
+from raterlab.judges.frames import JudgeInputError, label_text
+from raterlab.judges.ppi import PPIUndefined, classical_mean, ppi_mean
+
+COLUMNS = (
+    "judge",
+    "field",
+    "slice",
+    "label",
+    "n_labeled",
+    "n_unlabeled",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "classical_estimate",
+    "classical_ci_low",
+    "classical_ci_high",
+    "lam",
+    "effective_n",
+)
+"""One row per judge, field, slice and label (NULL for graded fields)."""
+
+ALL = "all"
+
+
+def _numbers(field: str, frame: pd.DataFrame) -> pd.Series:
+    """The human ratings as floats; one that is not a number raises, naming it."""
+    values = pd.to_numeric(frame["value"], errors="coerce")
+    bad = values.isna() & frame["value"].notna()
+    if bad.any():
+        row = frame[bad].iloc[0]
+        raise JudgeInputError(
+            f"field {field!r}: human rating {row['value']!r} of unit {row['unit']!r} by "
+            f"{row['rater']!r} is not a number (list the field as categorical)"
+        )
+    return values.astype(float)
+
+
+def _aggregate(values: pd.Series, units: pd.Series, how: str) -> pd.Series:
+    grouped = values.groupby(units.to_numpy())
+    return grouped.median() if how == "median" else grouped.mean()
+
+
+def _targets(
+    kind: str, field: str, humans: pd.DataFrame, verdicts: pd.DataFrame, labels: list[str]
+) -> Iterator[tuple[str | None, pd.Series, pd.Series]]:
+    """Per label (None for graded): the human aggregate per rated unit (before aggregating:
+    the value or indicator per rating) and the judge's prediction per scored unit."""
+    if kind == "graded":
+        judged = pd.to_numeric(verdicts["value"], errors="coerce").astype(float).dropna()
+        yield None, _numbers(field, humans), judged
+        return
+    human_text = humans["value"].map(label_text)
+    judge_text = verdicts["value"].map(lambda v: None if pd.isna(v) else label_text(v))
+    judged = judge_text[judge_text.isin(labels)]
+    for label in ["1"] if kind == "binary" else labels:
+        yield label, (human_text == label).astype(float), (judged == label).astype(float)
+
+
+def _row(
+    y: np.ndarray, yhat: np.ndarray, unl: np.ndarray, confidence: float, strict: bool
+) -> dict[str, object]:
+    counts = {"n_labeled": len(y), "n_unlabeled": len(unl)}
+    try:
+        est = ppi_mean(y, yhat, unl, confidence)
+    except PPIUndefined:
+        if strict:
+            raise
+        out: dict[str, object] = dict(counts)
+        if len(y) >= 2:
+            mean, low, high = classical_mean(y, confidence)
+            out |= {"classical_estimate": mean, "classical_ci_low": low, "classical_ci_high": high}
+        return out
+    return {**counts, **{c: getattr(est, c) for c in COLUMNS if hasattr(est, c)}}
+
+
+def _field_rows(
+    kind: str,
+    field: str,
+    humans: pd.DataFrame,
+    judges: pd.DataFrame,
+    labels: list[str],
+    aggregate: str,
+    confidence: float,
+    slices: Mapping[str, Mapping[str, object]],
+    strict: bool,
+) -> Iterator[dict[str, object]]:
+    for judge, verdicts in judges.groupby("judge", sort=True):
+        verdicts = verdicts.set_index("unit", drop=False)
+        for label, per_rating, pred in _targets(kind, field, humans, verdicts, labels):
+            y_all = _aggregate(per_rating, humans["unit"], aggregate).reindex(pred.index)
+            labelled = y_all.notna().to_numpy()
+            for name, mask in _slice_masks(pred.index, slices):
+                try:
+                    row = _row(
+                        y_all.to_numpy()[mask & labelled],
+                        pred.to_numpy()[mask & labelled],
+                        pred.to_numpy()[mask & ~labelled],
+                        confidence,
+                        strict,
+                    )
+                except PPIUndefined as error:
+                    raise JudgeInputError(f"judge {judge!r}, field {field!r}: {error}") from None
+                yield {"judge": str(judge), "field": field, "slice": name, "label": label, **row}
+
+
+def _slice_masks(
+    units: pd.Index, slices: Mapping[str, Mapping[str, object]]
+) -> Iterator[tuple[str, np.ndarray]]:
+    """``all``, then ``key=level`` for every level some unit has."""
+    yield ALL, np.ones(len(units), dtype=bool)
+    for key, mapping in slices.items():
+        values = pd.Series([mapping.get(u) for u in units], dtype=object)
+        for level in sorted({str(v) for v in values if v is not None and not pd.isna(v)}):
+            yield (
+                f"{key}={level}",
+                (values.map(str) == level).to_numpy() & values.notna().to_numpy(),
+            )
+
+
+def substitution_table(
+    humans: pd.DataFrame,
+    judges: pd.DataFrame,
+    kinds: Mapping[str, str],
+    labels: Mapping[str, list[str]] | None = None,
+    aggregate: str = "mean",
+    confidence: float = 0.95,
+    slices: Mapping[str, Mapping[str, object]] | None = None,
+    strict: bool = False,
+) -> pd.DataFrame:
+    """:data:`COLUMNS` for every field of ``kinds`` (field -> ``graded`` | ``binary`` |
+    ``categorical``) and judge (see the module docstring). ``labels`` fixes a categorical
+    field's labels (default: those the humans used); ``slices`` maps a key to unit -> level.
+
+    Where PPI is undefined (fewer than 2 labelled units, no unlabelled unit) the row keeps
+    its counts, the classical columns when there are 2 labelled units or more, and NULL
+    elsewhere; with ``strict`` it raises :class:`JudgeInputError` naming judge and field.
+    """
+    for frame, keys, what in (
+        (humans, ["unit", "rater", "field"], "human ratings"),
+        (judges, ["unit", "judge", "field"], "judge scores"),
+    ):
+        dup = frame.duplicated(keys, keep=False)
+        if dup.any():
+            first = frame[dup].iloc[0]
+            where = ", ".join(f"{k}={first[k]!r}" for k in keys)
+            raise JudgeInputError(f"{what}: more than one row for {where}")
+    humans = humans[humans["value"].notna()].assign(unit=lambda f: f["unit"].astype(str))
+    judges = judges.assign(unit=judges["unit"].astype(str))
+    rows: list[dict[str, object]] = []
+    for field, kind in kinds.items():
+        h = humans[humans["field"] == field]
+        j = judges[(judges["field"] == field) & judges["value"].notna()]
+        used = sorted({label_text(v) for v in h["value"]})
+        field_labels = [str(v) for v in (labels or {}).get(field, used)]
+        rows += _field_rows(
+            kind, field, h, j, field_labels, aggregate, confidence, slices or {}, strict
+        )
+    return pd.DataFrame(rows, columns=list(COLUMNS))
