@@ -1,6 +1,7 @@
 """Prediction-powered estimates (PPI++) against ppi_py, the reference implementation of
 Angelopoulos et al.: on simulated data (graded and binary, several seeds), through the
-long-frame table (categorical labels, slices, median aggregate) and through
+long-frame table (categorical labels, slices, median aggregate), a study's table
+(``gold.judge_substitution``: the calibration slice labelled) and through
 ``raterlab calibrate --ppi`` on DialSummEval with humans held out on 80% of the summaries."""
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ import pytest
 from raterlab.cli import main
 from raterlab.judges.frames import JudgeInputError
 from raterlab.judges.ppi import PPIUndefined, classical_mean, power_tuning, ppi_mean
+from raterlab.judges.study_substitution import study_substitution
 from raterlab.judges.substitution import substitution_table
-from tests.conftest import REPO
+from raterlab.judges.verdicts import VERDICT_COLUMNS
+from raterlab.protocol import load_study
+from tests.conftest import REPO, STUDIES
 
 TOL = 1e-10
 DATA = REPO.parent / "shared" / "realdata" / "dialsummeval"
@@ -295,3 +299,42 @@ def test_cli_says_when_every_unit_is_labelled(tmp_path, capsys: pytest.CaptureFi
     args = ["calibrate", str(path), scores, "--unit", "id,model_id", "--rater", "annotator"]
     assert main([*args, "--fields", "relevance", "--ppi"]) == 2
     assert "no unlabelled units" in capsys.readouterr().err
+
+
+def test_study_labels_only_its_calibration_slice() -> None:
+    """gold_tiers calibrates on tier=GOLD: the GOLD items humans rated are the labelled set,
+    every other item the judge scored (a TRIAGE item rated by one human too) is unlabelled."""
+    study = load_study(STUDIES / "gold_tiers.yaml")
+    rng = np.random.default_rng(5)
+    items = [f"s{i:02d}" for i in range(40)]
+    truth = rng.integers(1, 6, size=40)
+    tiers = {u: "GOLD" if i < 15 else "TRIAGE" for i, u in enumerate(items)}
+    records = {u: {"domain": "a" if i % 2 else "b"} for i, u in enumerate(items)}
+    ratings = pd.DataFrame(
+        [
+            {"task": "summarization", "item_id": u, "annotator_id": a, "field": "faithfulness"}
+            | {"value": str(int(np.clip(truth[i] + rng.integers(-1, 2), 1, 5)))}
+            for i, u in enumerate(items)
+            for a in (("ann_kaur", "ann_lind") if tiers[u] == "GOLD" else ("ann_moss",))
+        ]
+    )
+    verdicts = pd.DataFrame(
+        [
+            {"task": "summarization", "item_id": u, "judge": "judge_a", "field": "faithfulness"}
+            | {"value": str(truth[i] + rng.normal(0, 0.5)), "raw": "x", "source": "generations"}
+            for i, u in enumerate(items)
+        ]
+    ).reindex(columns=list(VERDICT_COLUMNS))
+    table = study_substitution(study, ratings, verdicts, records, tiers).set_index("slice")
+    assert set(table.index) == {"all", "tier=GOLD", "tier=TRIAGE", "domain=a", "domain=b"}
+    gold = ratings[ratings["item_id"].map(tiers) == "GOLD"]
+    y = gold.assign(v=gold["value"].astype(float)).groupby("item_id")["v"].mean()
+    pred = verdicts.set_index("item_id")["value"].astype(float)
+    ref = _reference(y.to_numpy(), pred[y.index].to_numpy(), pred.drop(y.index).to_numpy(), 0.95)
+    for key, value in ref.items():
+        assert table.loc["all", key] == pytest.approx(value, abs=TOL), key
+    assert table.loc["all", ["n_labeled", "n_unlabeled"]].tolist() == [15, 25]
+    assert table.loc["tier=GOLD", ["n_labeled", "n_unlabeled"]].tolist() == [15, 0]
+    assert np.isnan(table.loc["tier=GOLD", "estimate"])
+    assert table.loc["tier=TRIAGE", ["n_labeled", "n_unlabeled"]].tolist() == [0, 25]
+    assert np.isnan(table.loc["tier=TRIAGE", "classical_estimate"])
