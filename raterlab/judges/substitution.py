@@ -3,9 +3,9 @@ prediction-powered inference (:mod:`raterlab.judges.ppi`) from the humans' label
 units they rated and the judge's scores on every unit.
 
 Inputs are long frames: humans ``unit, rater, field, value``; judges ``unit, judge, field,
-value``. Per field, judge and slice, the units are those the judge gave a readable score
-(a number for graded fields; one of the labels for binary and categorical ones); a unit is
-labelled when some human rated the field on it, unlabelled otherwise. Human ratings of units
+value``. Per field, judge and slice, the units are those the judge gave a verdict (a number,
+for graded fields; a study passes an unreadable verdict as missing); a unit is labelled when
+some human rated the field on it, unlabelled otherwise. Human ratings of units
 the judge did not score are not used.
 
 What is estimated, per kind of field:
@@ -17,7 +17,8 @@ What is estimated, per kind of field:
 - ``binary``: the rate of ``1`` (``label`` ``1``): per unit, the aggregate of the raters'
   indicators of 1 (the share of raters who said 1 with the mean; the majority, 0.5 on a tie,
   with the median), predicted by the judge's indicator of 1;
-- ``categorical``: one row per label, the rate of that label, in the same way.
+- ``categorical``: one row per label, the rate of that label, in the same way (a verdict that
+  is none of the labels predicts 0 for each).
 """
 
 from __future__ import annotations
@@ -79,8 +80,7 @@ def _targets(
         yield None, _numbers(field, humans), judged
         return
     human_text = humans["value"].map(label_text)
-    judge_text = verdicts["value"].map(lambda v: None if pd.isna(v) else label_text(v))
-    judged = judge_text[judge_text.isin(labels)]
+    judged = verdicts["value"].map(label_text)
     for label in ["1"] if kind == "binary" else labels:
         yield label, (human_text == label).astype(float), (judged == label).astype(float)
 

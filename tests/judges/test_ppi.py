@@ -143,7 +143,8 @@ def test_undefined_inputs_raise(y: list, yhat: list, unl: list, message: str) ->
 
 def _long(seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Three raters on a third of 90 units (a graded and a categorical field); one judge on
-    every unit; a slice ``domain`` of two levels."""
+    every unit, some of its colours none of the humans' labels (a 0 for each label); a slice
+    ``domain`` of two levels."""
     rng = np.random.default_rng(seed)
     units = [f"u{i:02d}" for i in range(90)]
     truth = rng.integers(1, 6, size=90)
@@ -163,7 +164,10 @@ def _long(seed: int) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
         [
             {"unit": u, "judge": "j", "field": f, "value": v}
             for i, u in enumerate(units)
-            for f, v in (("score", truth[i] + rng.normal(0, 0.5)), ("colour", colours[i]))
+            for f, v in (
+                ("score", truth[i] + rng.normal(0, 0.5)),
+                ("colour", "purple" if i % 17 == 0 else colours[i]),
+            )
         ]
     )
     domain = {u: "a" if i % 2 else "b" for i, u in enumerate(units)}
