@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 import pandas as pd
 
-from raterlab.judges.frames import JudgeInputError, label_text
+from raterlab.judges.frames import JudgeInputError, label_text, reject_duplicates, slice_masks
 from raterlab.judges.ppi import PPIUndefined, classical_mean, ppi_mean
 
 COLUMNS = (
@@ -118,7 +118,8 @@ def _field_rows(
         for label, per_rating, pred in _targets(kind, field, humans, verdicts, labels):
             y_all = _aggregate(per_rating, humans["unit"], aggregate).reindex(pred.index)
             labelled = y_all.notna().to_numpy()
-            for name, mask in _slice_masks(pred.index, slices):
+            masks = slice_masks(slices, pred.index.to_numpy())
+            for name, mask in [(ALL, np.ones(len(pred), dtype=bool)), *masks.items()]:
                 try:
                     row = _row(
                         y_all.to_numpy()[mask & labelled],
@@ -130,20 +131,6 @@ def _field_rows(
                 except PPIUndefined as error:
                     raise JudgeInputError(f"judge {judge!r}, field {field!r}: {error}") from None
                 yield {"judge": str(judge), "field": field, "slice": name, "label": label, **row}
-
-
-def _slice_masks(
-    units: pd.Index, slices: Mapping[str, Mapping[str, object]]
-) -> Iterator[tuple[str, np.ndarray]]:
-    """``all``, then ``key=level`` for every level some unit has."""
-    yield ALL, np.ones(len(units), dtype=bool)
-    for key, mapping in slices.items():
-        values = pd.Series([mapping.get(u) for u in units], dtype=object)
-        for level in sorted({str(v) for v in values if v is not None and not pd.isna(v)}):
-            yield (
-                f"{key}={level}",
-                (values.map(str) == level).to_numpy() & values.notna().to_numpy(),
-            )
 
 
 def substitution_table(
@@ -164,15 +151,8 @@ def substitution_table(
     its counts, the classical columns when there are 2 labelled units or more, and NULL
     elsewhere; with ``strict`` it raises :class:`JudgeInputError` naming judge and field.
     """
-    for frame, keys, what in (
-        (humans, ["unit", "rater", "field"], "human ratings"),
-        (judges, ["unit", "judge", "field"], "judge scores"),
-    ):
-        dup = frame.duplicated(keys, keep=False)
-        if dup.any():
-            first = frame[dup].iloc[0]
-            where = ", ".join(f"{k}={first[k]!r}" for k in keys)
-            raise JudgeInputError(f"{what}: more than one row for {where}")
+    reject_duplicates(humans, ["unit", "rater", "field"], "human ratings")
+    reject_duplicates(judges, ["unit", "judge", "field"], "judge scores")
     humans = humans[humans["value"].notna()].assign(unit=lambda f: f["unit"].astype(str))
     judges = judges.assign(unit=judges["unit"].astype(str))
     rows: list[dict[str, object]] = []

@@ -342,3 +342,10 @@ def test_study_labels_only_its_calibration_slice() -> None:
     assert np.isnan(table.loc["tier=GOLD", "estimate"])
     assert table.loc["tier=TRIAGE", ["n_labeled", "n_unlabeled"]].tolist() == [0, 25]
     assert np.isnan(table.loc["tier=TRIAGE", "classical_estimate"])
+
+
+def test_a_second_score_for_the_same_unit_is_named() -> None:
+    humans, judges, _ = _long(6)
+    twice = pd.concat([judges, judges.iloc[[0]]], ignore_index=True)
+    with pytest.raises(JudgeInputError, match="judge scores: more than one row for unit='u00'"):
+        substitution_table(humans, twice, {"score": "graded"})
