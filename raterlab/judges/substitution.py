@@ -24,6 +24,7 @@ What is estimated, per kind of field:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import asdict
 
 import numpy as np
 import pandas as pd
@@ -65,64 +66,68 @@ def _numbers(field: str, frame: pd.DataFrame) -> pd.Series:
     return values.astype(float)
 
 
-def _aggregate(values: pd.Series, units: pd.Series, how: str) -> pd.Series:
-    grouped = values.groupby(units.to_numpy())
-    return grouped.median() if how == "median" else grouped.mean()
-
-
-def _targets(
-    kind: str, field: str, humans: pd.DataFrame, verdicts: pd.DataFrame, labels: list[str]
-) -> Iterator[tuple[str | None, pd.Series, pd.Series]]:
-    """Per label (None for graded): the human aggregate per rated unit (before aggregating:
-    the value or indicator per rating) and the judge's prediction per scored unit."""
+def _human_targets(
+    kind: str, field: str, humans: pd.DataFrame, labels: list[str], aggregate: str
+) -> dict[str | None, pd.Series]:
+    """Per label (None for a graded field): the human aggregate per rated unit, of the
+    ratings or of their indicators of the label."""
     if kind == "graded":
-        judged = pd.to_numeric(verdicts["value"], errors="coerce").astype(float).dropna()
-        yield None, _numbers(field, humans), judged
-        return
-    human_text = humans["value"].map(label_text)
-    judged = verdicts["value"].map(label_text)
-    for label in ["1"] if kind == "binary" else labels:
-        yield label, (human_text == label).astype(float), (judged == label).astype(float)
+        per_rating = {None: _numbers(field, humans)}
+    else:
+        text = humans["value"].map(label_text)
+        per_rating = {
+            label: (text == label).astype(float)
+            for label in (["1"] if kind == "binary" else labels)
+        }
+    units = humans["unit"].to_numpy()
+    grouped = {label: values.groupby(units) for label, values in per_rating.items()}
+    if aggregate == "median":
+        return {label: g.median() for label, g in grouped.items()}
+    return {label: g.mean() for label, g in grouped.items()}
+
+
+def _prediction(verdicts: pd.Series, label: str | None) -> pd.Series:
+    """The judge's prediction per unit it scored: its number (graded; a verdict that is not a
+    number leaves the unit out), or its indicator of ``label``."""
+    if label is None:
+        return pd.to_numeric(verdicts, errors="coerce").astype(float).dropna()
+    return (verdicts.map(label_text) == label).astype(float)
 
 
 def _row(
     y: np.ndarray, yhat: np.ndarray, unl: np.ndarray, confidence: float, strict: bool
 ) -> dict[str, object]:
-    counts = {"n_labeled": len(y), "n_unlabeled": len(unl)}
     try:
-        est = ppi_mean(y, yhat, unl, confidence)
+        return asdict(ppi_mean(y, yhat, unl, confidence))
     except PPIUndefined:
         if strict:
             raise
-        out: dict[str, object] = dict(counts)
-        if len(y) >= 2:
-            mean, low, high = classical_mean(y, confidence)
-            out |= {"classical_estimate": mean, "classical_ci_low": low, "classical_ci_high": high}
-        return out
-    return {**counts, **{c: getattr(est, c) for c in COLUMNS if hasattr(est, c)}}
+    out: dict[str, object] = {"n_labeled": len(y), "n_unlabeled": len(unl)}
+    if len(y) >= 2:
+        mean, low, high = classical_mean(y, confidence)
+        out |= {"classical_estimate": mean, "classical_ci_low": low, "classical_ci_high": high}
+    return out
 
 
 def _field_rows(
-    kind: str,
     field: str,
-    humans: pd.DataFrame,
+    targets: dict[str | None, pd.Series],
     judges: pd.DataFrame,
-    labels: list[str],
-    aggregate: str,
     confidence: float,
     slices: Mapping[str, Mapping[str, object]],
     strict: bool,
 ) -> Iterator[dict[str, object]]:
     for judge, verdicts in judges.groupby("judge", sort=True):
-        verdicts = verdicts.set_index("unit", drop=False)
-        for label, per_rating, pred in _targets(kind, field, humans, verdicts, labels):
-            y_all = _aggregate(per_rating, humans["unit"], aggregate).reindex(pred.index)
-            labelled = y_all.notna().to_numpy()
+        verdicts = verdicts.set_index("unit")["value"]
+        for label, y_all in targets.items():
+            pred = _prediction(verdicts, label)
+            y = y_all.reindex(pred.index).to_numpy(dtype=float)
+            labelled = ~np.isnan(y)
             masks = slice_masks(slices, pred.index.to_numpy())
             for name, mask in [(ALL, np.ones(len(pred), dtype=bool)), *masks.items()]:
                 try:
                     row = _row(
-                        y_all.to_numpy()[mask & labelled],
+                        y[mask & labelled],
                         pred.to_numpy()[mask & labelled],
                         pred.to_numpy()[mask & ~labelled],
                         confidence,
@@ -161,7 +166,6 @@ def substitution_table(
         j = judges[(judges["field"] == field) & judges["value"].notna()]
         used = sorted({label_text(v) for v in h["value"]})
         field_labels = [str(v) for v in (labels or {}).get(field, used)]
-        rows += _field_rows(
-            kind, field, h, j, field_labels, aggregate, confidence, slices or {}, strict
-        )
+        targets = _human_targets(kind, field, h, field_labels, aggregate)
+        rows += _field_rows(field, targets, j, confidence, slices or {}, strict)
     return pd.DataFrame(rows, columns=list(COLUMNS))
