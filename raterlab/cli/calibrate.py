@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from raterlab.agreement.ratings_file import read_ratings_file
 
     if args.ppi:
-        return _run_ppi(args, read_ratings_file(args.human), read_ratings_file(args.judges))
+        return _run_ppi(args)
     from raterlab.judges.field_input import Options
     from raterlab.judges.files import calibrate_files, summary
 
@@ -113,13 +113,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_ppi(args: argparse.Namespace, humans: pd.DataFrame, judges: pd.DataFrame) -> int:
+def _run_ppi(args: argparse.Namespace) -> int:
+    from raterlab.agreement.ratings_file import read_ratings_file
     from raterlab.judges.files import ppi_files
 
     try:
         table = ppi_files(
-            humans,
-            judges,
+            read_ratings_file(args.human),
+            read_ratings_file(args.judges),
             units=args.unit,
             rater=args.rater,
             fields=args.fields,

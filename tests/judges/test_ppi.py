@@ -349,3 +349,11 @@ def test_a_second_score_for_the_same_unit_is_named() -> None:
     twice = pd.concat([judges, judges.iloc[[0]]], ignore_index=True)
     with pytest.raises(JudgeInputError, match="judge scores: more than one row for unit='u00'"):
         substitution_table(humans, twice, {"score": "graded"})
+
+
+def test_cli_names_a_missing_column(dialsummeval, capsys: pytest.CaptureFixture) -> None:
+    _, _, folder = dialsummeval
+    args = ["calibrate", str(folder / "human.csv"), str(DATA / "judge_scores.csv"), "--ppi"]
+    assert main([*args, "--unit", "id,model", "--rater", "annotator", "--fields", "fluency"]) == 2
+    error = capsys.readouterr().err
+    assert "HUMAN" in error and "'model'" in error and "model_id" in error
