@@ -1,5 +1,6 @@
 """Judge calibration: every judge of the study against the humans, after consensus. Its
-check: judges outside the study's bounds (a warning)."""
+check: judges outside the study's bounds (a warning). Judge substitution: the human mean
+over every item a judge scored, by prediction-powered inference."""
 
 import dagster as dg
 
@@ -9,6 +10,8 @@ from assets.study_asset import StudyStep, study_asset
 from raterlab.judges.plot import HEADLINE_COLUMNS, headline
 from raterlab.judges.store import read_calibration
 from raterlab.judges.study import run_study
+from raterlab.judges.study_substitution import TABLE as SUBSTITUTION
+from raterlab.judges.study_substitution import run_substitution
 from resources import Raterlab
 
 
@@ -44,6 +47,25 @@ def judge_calibration(step: StudyStep) -> dg.MaterializeResult:
             "flagged_judges": table_md(flagged, decimals=None),
             "plot": dg.MetadataValue.path(str(plot)) if plot else "nothing to plot yet",
         }
+    )
+
+
+@study_asset(group="consensus", deps=["consensus"], kinds={"duckdb"}, table=SUBSTITUTION)
+def judge_substitution(step: StudyStep) -> dg.MaterializeResult:
+    """``gold.judge_substitution``: per task, judge, field (and label) and slice, the
+    prediction-powered (PPI++) estimate of the human mean or rate over every item the judge
+    scored, from the humans on the items they rated (within ``judges.calibrate_on``) and the
+    judge on all, beside the human-only estimate and the effective number of human labels;
+    replaced for the study in one transaction and published."""
+    if step.study.judges is None:
+        step.create_empty_tables()
+        return dg.MaterializeResult(metadata={"judges": "none declared"})
+    with step.raterlab.warehouse(read_only=True) as con:
+        table = run_substitution(con, step.study, step.raterlab.paths)
+    written = step.write({SUBSTITUTION: table}, published=True)
+    shown = table[table["slice"] == "all"].drop(columns=["slice", "computed_at"])
+    return dg.MaterializeResult(
+        metadata={"rows": written[SUBSTITUTION], "estimates": table_md(shown)}
     )
 
 

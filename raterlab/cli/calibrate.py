@@ -23,6 +23,12 @@ JUDGES: one row per unit and judge (and field, with --field), a score column (--
 Levels: item (units pooled), group (--group: within each group, averaged), system (--system:
 per-system means). --long prints every statistic (bias, comparisons with Williams' test,
 the alternative annotator test, per-class precision/recall...) instead of the summary.
+--ppi prints prediction-powered estimates instead (PPI++, power-tuned): per judge and field
+(per label of a --categorical field), the mean over all units of JUDGES the judge scored of
+the per-unit human aggregate (--aggregate; for a label, the share of raters giving it), from
+the humans on the units HUMAN rates and the judge's score, used as is as the prediction, on
+all; beside it the classical human-only estimate and the effective number of human labels
+(--confidence sets the level of both intervals). See docs/judges.md.
 example:
   raterlab calibrate human.csv judge_scores.csv --unit id,model_id --rater annotator \\
       --fields consistency,relevance --judge judge --score score --group id --system model_id --ci
@@ -50,6 +56,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--system", help="column for the system level (e.g. the model)")
     p.add_argument("--aggregate", choices=("mean", "median"), default="mean")
     p.add_argument("--long", action="store_true", help="every statistic, one row each")
+    p.add_argument(
+        "--ppi",
+        action="store_true",
+        help="prediction-powered estimates of the human mean over all units of JUDGES",
+    )
     p.add_argument("--epsilon", type=float, default=0.2, help="alternative annotator test margin")
     p.add_argument(
         "--alt-min-humans",
@@ -64,6 +75,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from raterlab.agreement.ratings_file import read_ratings_file
+
+    if args.ppi:
+        return _run_ppi(args)
     from raterlab.judges.field_input import Options
     from raterlab.judges.files import calibrate_files, summary
 
@@ -97,6 +111,36 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print_table(long if args.long else summary(long, args.ci), args.format, _text)
     return 0
+
+
+def _run_ppi(args: argparse.Namespace) -> int:
+    from raterlab.agreement.ratings_file import read_ratings_file
+    from raterlab.judges.files import ppi_files
+
+    try:
+        table = ppi_files(
+            read_ratings_file(args.human),
+            read_ratings_file(args.judges),
+            units=args.unit,
+            rater=args.rater,
+            fields=args.fields,
+            judge=args.judge,
+            score=args.score,
+            field=args.field,
+            categorical=args.categorical,
+            aggregate=args.aggregate,
+            confidence=args.confidence,
+        )
+    except ValueError as error:
+        print(f"raterlab calibrate: error: {error}", file=sys.stderr)
+        return 2
+    print_table(table, args.format, _ppi_text)
+    return 0
+
+
+def _ppi_text(table: pd.DataFrame) -> str:
+    table["label"] = table["label"].fillna("-")
+    return table.to_string(index=False, float_format="{:.4f}".format, na_rep="-")
 
 
 def _text(table: pd.DataFrame) -> str:

@@ -19,8 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             f"Columns: {', '.join(FILE_COLUMNS)}, optional {', '.join(OPTIONAL_COLUMNS)}. "
             "Each judge must be declared in the study's judges.panel with source: import. "
-            "Importing a judge again replaces its verdicts; the judge_calibration asset "
-            "reads them on its next run."
+            "Importing a judge again replaces its verdicts; the judge_calibration and "
+            "judge_substitution assets read them on their next run."
         ),
     )
     imp.add_argument("study", help="study name (a file in studies/)")

@@ -4,6 +4,10 @@ HUMAN is a long ratings file: one row per unit and rater, one column per field. 
 long file: one row per unit and judge (and field, with a field column), with a score column.
 Without a field column, each judge's score is compared with every human field. A unit is
 identified by one or more id columns, present in both files.
+
+:func:`calibrate_files` compares the judges with the humans (``raterlab calibrate``);
+:func:`ppi_files` estimates the human mean over every unit of JUDGES by prediction-powered
+inference, with the units HUMAN does not rate as the unlabelled set (``--ppi``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from raterlab.judges.contingency import CORRELATIONS
 from raterlab.judges.field_input import Options
 from raterlab.judges.frames import JudgeInputError, field_inputs
 from raterlab.judges.rows import COLUMNS
+from raterlab.judges.substitution import COLUMNS as SUBSTITUTION_COLUMNS
+from raterlab.judges.substitution import substitution_table
 
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], what: str, option: str) -> None:
@@ -45,21 +51,19 @@ def _key_map(
     raise JudgeInputError(f"{option} {column!r}: neither file has that column")
 
 
-def calibrate_files(
+def _long_frames(
     humans: pd.DataFrame,
     judges: pd.DataFrame,
     units: Sequence[str],
     rater: str,
     fields: Sequence[str],
-    judge: str = "judge",
-    score: str = "score",
-    field: str | None = None,
-    group: str | None = None,
-    system: str | None = None,
-    categorical: Sequence[str] = (),
-    options: Options | None = None,
-) -> pd.DataFrame:
-    """The long calibration table (:data:`raterlab.judges.rows.COLUMNS`) of two files."""
+    judge: str,
+    score: str,
+    field: str | None,
+    categorical: Sequence[str],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Both files as long frames: humans ``unit, rater, field, value``, judges ``unit, judge,
+    field, value`` (each judge's score repeated for every field without ``field``)."""
     _require(humans, [*units, rater, *fields], "HUMAN", "--unit/--rater/--fields")
     _require(judges, [*units, judge, score], "JUDGES", "--unit/--judge/--score")
     if field is not None:
@@ -77,7 +81,27 @@ def calibrate_files(
         )
     else:
         long_judges = base.assign(field=base[field].astype(str)).rename(columns={score: "value"})
-    long_judges = long_judges[["unit", "judge", "field", "value"]]
+    return long_humans, long_judges[["unit", "judge", "field", "value"]]
+
+
+def calibrate_files(
+    humans: pd.DataFrame,
+    judges: pd.DataFrame,
+    units: Sequence[str],
+    rater: str,
+    fields: Sequence[str],
+    judge: str = "judge",
+    score: str = "score",
+    field: str | None = None,
+    group: str | None = None,
+    system: str | None = None,
+    categorical: Sequence[str] = (),
+    options: Options | None = None,
+) -> pd.DataFrame:
+    """The long calibration table (:data:`raterlab.judges.rows.COLUMNS`) of two files."""
+    long_humans, long_judges = _long_frames(
+        humans, judges, units, rater, fields, judge, score, field, categorical
+    )
     kinds = {f: "categorical" if f in categorical else "graded" for f in fields}
     inputs = field_inputs(
         long_humans,
@@ -90,6 +114,39 @@ def calibrate_files(
     if not tables:
         return pd.DataFrame(columns=list(COLUMNS))
     return pd.concat(tables, ignore_index=True)
+
+
+PPI_COLUMNS = tuple(c for c in SUBSTITUTION_COLUMNS if c != "slice")
+"""``raterlab calibrate --ppi``: :data:`raterlab.judges.substitution.COLUMNS` but ``slice``."""
+
+
+def ppi_files(
+    humans: pd.DataFrame,
+    judges: pd.DataFrame,
+    units: Sequence[str],
+    rater: str,
+    fields: Sequence[str],
+    judge: str = "judge",
+    score: str = "score",
+    field: str | None = None,
+    categorical: Sequence[str] = (),
+    aggregate: str = "mean",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Prediction-powered estimates of two files (:data:`PPI_COLUMNS`): per judge and field
+    (and label of a ``categorical`` field), the mean over every unit of JUDGES the judge
+    scored of the per-unit human aggregate (the rate of the label), with the units HUMAN
+    rates as the labelled set and the others as the unlabelled set
+    (:func:`raterlab.judges.substitution.substitution_table`). A judge and field without 2
+    labelled units and 1 unlabelled unit raises :class:`JudgeInputError` naming them."""
+    long_humans, long_judges = _long_frames(
+        humans, judges, units, rater, fields, judge, score, field, categorical
+    )
+    kinds = {f: "categorical" if f in categorical else "graded" for f in fields}
+    table = substitution_table(
+        long_humans, long_judges, kinds, aggregate=aggregate, confidence=confidence, strict=True
+    )
+    return table[list(PPI_COLUMNS)]
 
 
 def summary(long: pd.DataFrame, ci: bool) -> pd.DataFrame:

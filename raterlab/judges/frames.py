@@ -27,7 +27,7 @@ def _numeric(values: pd.Series) -> np.ndarray:
     return pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
 
 
-def _duplicates(frame: pd.DataFrame, keys: list[str], what: str) -> None:
+def reject_duplicates(frame: pd.DataFrame, keys: list[str], what: str) -> None:
     dup = frame.duplicated(keys, keep=False)
     if dup.any():
         first = frame[dup].iloc[0]
@@ -94,7 +94,7 @@ def _judge_arrays(
     return valid, given, confidence
 
 
-def _slice_masks(
+def slice_masks(
     slices: Mapping[str, Mapping[str, object]] | None, units: np.ndarray
 ) -> dict[str, np.ndarray]:
     """A unit mask per slice ``key=level``, for every level some unit has."""
@@ -124,8 +124,8 @@ def field_inputs(
     ``groups``/``systems`` map unit -> group / system; ``slices`` maps a slice key to unit ->
     level, giving one slice ``key=level`` per level.
     """
-    _duplicates(humans, ["unit", "rater", "field"], "human ratings")
-    _duplicates(judges, ["unit", "judge", "field"], "judge verdicts")
+    reject_duplicates(humans, ["unit", "rater", "field"], "human ratings")
+    reject_duplicates(judges, ["unit", "judge", "field"], "judge verdicts")
     out = []
     for field, kind in kinds.items():
         h = humans[(humans["field"] == field) & humans["value"].notna()]
@@ -159,7 +159,7 @@ def field_inputs(
                 ),
                 groups=None if groups is None else np.array([groups.get(u) for u in units]),
                 systems=None if systems is None else np.array([systems.get(u) for u in units]),
-                slices=_slice_masks(slices, units),
+                slices=slice_masks(slices, units),
             )
         )
     return out

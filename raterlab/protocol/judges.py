@@ -78,7 +78,12 @@ class Judges(_Strict):
         default="mean", description="How the human scores of an item are combined."
     )
     resamples: int = Field(default=1000, ge=100, description="Bootstrap resamples per interval.")
-    confidence: float = Field(default=0.95, gt=0, lt=1, description="Interval coverage.")
+    confidence: float = Field(
+        default=0.95,
+        gt=0,
+        lt=1,
+        description="Interval coverage (bootstrap, Wilson and prediction-powered intervals).",
+    )
     epsilon: float = Field(
         default=0.2,
         ge=0,
@@ -97,7 +102,8 @@ class Judges(_Strict):
         pattern=r"^[A-Za-z0-9_]+=.+$",
         description="Calibrate on the items of one slice only, written key=value with an item "
         "key or `tier` (`tier=GOLD`: ADR-001 calibrates judges on the gold tier alone). "
-        "Default: every rated item.",
+        "Default: every rated item. These are the labelled items of the prediction-powered "
+        "estimates (`gold.judge_substitution`); the judge's other items are unlabelled.",
     )
     bounds: JudgeBounds = Field(default_factory=JudgeBounds)
     deweight: float = Field(

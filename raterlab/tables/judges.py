@@ -144,4 +144,77 @@ WEIGHTS = Table(
     key=("study", "task", "judge", "field"),
 )
 
-TABLES = (CALIBRATION, WEIGHTS)
+_SUBSTITUTION = (
+    f.STUDY,
+    Column("task", f.VARCHAR, "Task of the field."),
+    Column("judge", f.VARCHAR, "Judge name (`judges.panel` of the study)."),
+    Column("field", f.VARCHAR, "Human rating field the judge predicts."),
+    Column(
+        "slice", f.VARCHAR, "`all`, or `key=level` for a slice of the study (e.g. `tier=GOLD`)."
+    ),
+    Column(
+        "label",
+        f.VARCHAR,
+        "NULL for a Likert field (the mean score); `1` for a binary field and each label of a "
+        "categorical one (the rate of that label).",
+    ),
+    Column(
+        "n_labeled",
+        f.BIGINT,
+        "Items the judge scored that have human ratings that count (within `judges.calibrate_on`).",
+    ),
+    Column("n_unlabeled", f.BIGINT, "Items the judge scored without such ratings."),
+    Column(
+        "estimate",
+        f.DOUBLE,
+        "Prediction-powered (PPI++) estimate of the mean over all scored items of the per-item "
+        "human aggregate (`judges.aggregate` of the ratings, or of the label's indicators); "
+        "NULL without 2 labelled and 1 unlabelled items.",
+    ),
+    Column("ci_low", f.DOUBLE, "Lower end of its normal interval (`judges.confidence`)."),
+    Column("ci_high", f.DOUBLE, "Upper end of the interval."),
+    Column(
+        "classical_estimate",
+        f.DOUBLE,
+        "The mean of the human aggregate over the labelled items alone.",
+    ),
+    Column("classical_ci_low", f.DOUBLE, "Lower end of its normal interval."),
+    Column("classical_ci_high", f.DOUBLE, "Upper end of the interval."),
+    Column(
+        "lam",
+        f.DOUBLE,
+        "The power-tuning parameter (0: the classical estimate, 1: plain PPI), chosen as "
+        "`ppi_py.ppi_mean_ci` chooses it.",
+    ),
+    Column(
+        "effective_n",
+        f.DOUBLE,
+        "`n_labeled * classical variance / PPI variance`: the human-labelled items a "
+        "classical estimate would need for an interval as narrow.",
+    ),
+    f.COMPUTED_AT.described("When the estimates were computed."),
+)
+
+SUBSTITUTION = Table(
+    "gold.judge_substitution",
+    "Prediction-powered estimates of the human mean (or rate) over every item a judge "
+    "scored, from the humans on the labelled items and the judge on all.",
+    grain="judge, field, slice and label",
+    written_by="judge_substitution",
+    columns=_SUBSTITUTION,
+    unique=(("study", "task", "judge", "field", "slice", "label"),),
+    details="See [judges.md](judges.md#prediction-powered-estimates) for what the estimates "
+    "mean and when to trust them. Replaced for the study by the `judge_substitution` "
+    "asset.\n\n"
+    "```sql\n"
+    "-- each judge's estimate beside the humans' own, all items\n"
+    "SELECT task, field, label, judge, n_labeled, n_unlabeled,\n"
+    "       round(estimate, 3) AS ppi, round(ci_low, 3) AS lo, round(ci_high, 3) AS hi,\n"
+    "       round(classical_estimate, 3) AS humans, round(effective_n, 1) AS effective_n\n"
+    "FROM gold.judge_substitution\n"
+    "WHERE study = 'gold_tiers' AND slice = 'all'\n"
+    "ORDER BY task, field, label, judge;\n"
+    "```",
+)
+
+TABLES = (CALIBRATION, WEIGHTS, SUBSTITUTION)

@@ -1,5 +1,6 @@
-"""The judge_calibration asset on a shortened gold_tiers (three sample judges in the
-generations, one imported judge file): gold tables, plot, check, export."""
+"""The judge_calibration and judge_substitution assets on a shortened gold_tiers (three
+sample judges in the generations, one imported judge file): gold tables, plot, check,
+export."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from pathlib import Path
 
 import dagster as dg
+import duckdb
 import pandas as pd
 import pytest
 import yaml
@@ -17,6 +19,7 @@ from raterlab.judges import study as judge_study
 from raterlab.judges.store import CALIBRATION, WEIGHTS
 from raterlab.judges.verdicts import judges_dir, read_judge_file, store_imported
 from raterlab.protocol import load_study
+from raterlab.tables.judges import SUBSTITUTION
 from resources import Raterlab
 from tests.conftest import STUDIES
 from tests.consensus.conftest import build_home
@@ -102,6 +105,23 @@ def test_judge_calibration_asset(tmp_path: Path) -> None:
     assert (export / "judge_calibration.png").is_file()
     exported = pd.read_csv(export / "judge_calibration.csv")
     assert len(exported) == len(calibration)
+
+    # gold.judge_substitution: written and published, one row per task, judge, field, slice
+    # and label; tier-B (GOLD) is the labelled set, so factual_qa (all GOLD) has no
+    # unlabelled item and no PPI estimate, and code_generation (4 of 18 items GOLD) has both.
+    with duckdb.connect(str(home.published), read_only=True) as con:
+        substitution = con.sql("SELECT * FROM gold.judge_substitution").df()
+    assert list(substitution.columns) == [c.name for c in SUBSTITUTION]
+    assert set(substitution["judge"]) == {"judge_a", "judge_b", "judge_c", "vendor"}
+    every = substitution[substitution["slice"] == "all"]
+    qa = every[every["task"] == "factual_qa"]
+    assert (qa["n_unlabeled"] == 0).all() and qa["estimate"].isna().all()
+    assert qa["classical_estimate"].notna().all() and set(qa["label"]) == {"1"}
+    quality = every[(every["task"] == "code_generation") & (every["field"] == "quality")]
+    # 14 unlabelled items, fewer for a judge whose verdict on some cannot be read.
+    assert (quality["n_labeled"] == 4).all() and quality["n_unlabeled"].between(1, 14).all()
+    assert quality["n_unlabeled"].max() == 14
+    assert quality["estimate"].notna().all() and quality["label"].isna().all()
 
     # Run again on the same ratings and verdicts: the calibration is taken as it was (not
     # resampled), the weights are computed from the consensus as it is now.

@@ -30,6 +30,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "consensus": ("consensus", ("adjudications",), ("duckdb",)),
     "system_metrics": ("consensus", ("consensus",), ("duckdb",)),
     "judge_calibration": ("consensus", ("consensus",), ("duckdb", "png")),
+    "judge_substitution": ("consensus", ("consensus",), ("duckdb",)),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
     "exports": (
         "consensus",
@@ -86,6 +87,7 @@ STRUCTURE_CHECKS = {
     "consensus": ("items", "consensus", "consensus_items", "consensus_by_condition"),
     "system_metrics": ("metrics",),
     "judge_calibration": ("judge_calibration", "judge_weights"),
+    "judge_substitution": ("judge_substitution",),
     "condition_comparison": ("condition_comparison", "condition_means"),
 }
 
