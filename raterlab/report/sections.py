@@ -26,6 +26,7 @@ from raterlab.report.html import (
     png_size,
     table,
 )
+from raterlab.report.planned import planned_and_achieved
 
 PLOTS = {
     "agreement": "agreement.png",
@@ -265,6 +266,15 @@ def agreement(inputs: ReportInputs) -> Section:
             inputs.folded("Each minimum against its estimate", "agreement_thresholds", thresholds)
             if len(thresholds) > 12
             else table(thresholds, flag=failing),
+        )
+    planned = planned_and_achieved(study, thresholds, inputs.get("gold.pilot_gates"))
+    if len(planned):
+        wider = planned["achieved_ci_width"] > planned["planned_ci_width"]
+        section.add(
+            heading("Precision planned by the design against achieved (95% interval widths)"),
+            inputs.folded("Each threshold's planned and achieved width", "planned", planned)
+            if len(planned) > 12
+            else table(planned, flag=wider.fillna(False)),
         )
     return section
 

@@ -107,3 +107,19 @@ def test_cli_writes_a_report(tmp_path, monkeypatch, capsys):
         "answer",
         "Is condition A (with instruction memory) more correct than B?",
     )
+
+
+def test_planned_precision_beside_achieved(reports):
+    """The agreement section shows, per declared minimum, the interval width the design
+    planned (as ``raterlab study check`` prints it) beside the width the ratings gave."""
+    from raterlab.planning.study_precision import planned_precision
+
+    study = load_study(STUDIES / "correctness_ab.yaml")
+    html = reports["correctness_ab"].read_text(encoding="utf-8")
+    agreement = html[html.index('<section id="agreement">') :]
+    agreement = agreement[: agreement.index("</section>")]
+    assert "Precision planned by the design against achieved" in agreement
+    planned = planned_precision(study)
+    for row in planned.itertuples():
+        assert row.threshold in agreement
+        assert f"{row.planned_ci_width:.3g}"[:4] in agreement
