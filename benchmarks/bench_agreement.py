@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_agreement.py           # 1k-100k units, a minute or two
     .venv/bin/python benchmarks/bench_agreement.py --full    # adds 1M units (a few minutes)
+    .venv/bin/python benchmarks/bench_agreement.py --only bootstrap --repeats 9
 
 Prints a markdown section for benchmarks/README.md ("## Agreement").
 
@@ -280,29 +281,35 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--full", action="store_true", help="add 1,000,000 units")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds (best of)")
+    parser.add_argument(
+        "--only", choices=("alpha", "cohen", "multirater", "bootstrap"), help="one section"
+    )
     args = parser.parse_args()
     sizes = FULL_SIZES if args.full else SIZES
     before = load()
     started = time.perf_counter()
-    sections = [
-        (
+    planned = {
+        "alpha": (
             "Krippendorff's alpha (Likert 1-5, 20% missing); ratio = krippendorff / raterlab:",
-            alpha_section(sizes, args.repeats),
+            lambda: alpha_section(sizes, args.repeats),
         ),
-        (
+        "cohen": (
             "Cohen's kappa, two raters, complete units; ratio = scikit-learn / raterlab:",
-            cohen_section(sizes, args.repeats),
+            lambda: cohen_section(sizes, args.repeats),
         ),
-        (
+        "multirater": (
             "Fleiss' kappa and Gwet's AC1 on complete units; statsmodels = `aggregate_raters` "
             "(the table from the units x raters matrix) + `fleiss_kappa`; ratio = "
             "statsmodels / raterlab:",
-            multirater_section(sizes, args.repeats),
+            lambda: multirater_section(sizes, args.repeats),
         ),
-        (
+        "bootstrap": (
             "Bootstrap CI of ordinal alpha, 10,000 units x 5 raters, 1,000 resamples of units:",
-            bootstrap_section(args.repeats),
+            lambda: bootstrap_section(args.repeats),
         ),
+    }
+    sections = [
+        (title, run()) for name, (title, run) in planned.items() if args.only in (None, name)
     ]
     print("## Agreement\n")
     print(f"Machine: {machine()}.")

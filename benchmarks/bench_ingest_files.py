@@ -7,7 +7,9 @@ Run by hand: ``.venv/bin/python benchmarks/bench_ingest_files.py [--files N] [--
 Prints the seconds and milliseconds per file of each step: archiving into ``staging.inbox``,
 validating the pending files (:func:`raterlab.ingest.batches.validate_pending`, as the
 ``validated_annotations`` and ``labels`` assets do) and committing them
-(:func:`raterlab.ingest.batches.commit_all`, as ``labels`` does).
+(:func:`raterlab.ingest.batches.commit_all`, as ``labels`` does); and, as the yardstick
+timed in the same run, DuckDB's ``read_csv`` of the same files into one in-memory table of text
+columns (no checks, nothing unblinded), with raterlab's validate + commit as a ratio to it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pandas as pd
 from bench_ingest import SCORES, STUDY, _seed_warehouse, write_key
@@ -54,6 +57,16 @@ def make_returns(folder: Path, files: int) -> tuple[Path, list[Path]]:
     return key_path, paths
 
 
+def duckdb_read(paths: list[Path]) -> float:
+    """Seconds for DuckDB to read every file into one table of text columns."""
+    con = duckdb.connect()
+    start = time.perf_counter()
+    con.execute("CREATE TABLE t AS SELECT * FROM read_csv(?, all_varchar = true)", [str(paths[0])])
+    for path in paths[1:]:
+        con.execute("INSERT INTO t SELECT * FROM read_csv(?, all_varchar = true)", [str(path)])
+    return time.perf_counter() - start
+
+
 def measure(folder: Path, files: int) -> dict:
     key_path, paths = make_returns(folder, files)
     home = Home(folder / "home")
@@ -70,7 +83,11 @@ def measure(folder: Path, files: int) -> dict:
         start = time.perf_counter()
         results = batches.commit_all(study, validated, home, con)
         seconds["commit"] = time.perf_counter() - start
+    seconds["duckdb_read_csv"] = duckdb_read(paths)
     return {
+        "ratio_to_duckdb": round(
+            (seconds["validate"] + seconds["commit"]) / seconds["duckdb_read_csv"], 1
+        ),
         "files": files,
         "rows": files * ROWS_PER_FILE,
         "accepted": sum(r.status == "accepted" for r in results),

@@ -6,15 +6,20 @@ Run by hand, not by CI:
 
 Builds a warehouse whose ``gold.ratings`` has ``--ratings`` rows and ``gold.rating_values``
 four per rating (the shape ingest writes; random values) plus a small ``gold.agreement``, and
-times, best of 3: :func:`raterlab.publish.publish` of everything; ``COPY ... TO ... (FORMAT
-parquet)`` of the two large tables; and the publish an agreement run does (only
-``gold.agreement`` copied, the rest taken from the previous file). Prints a markdown row per
-size for benchmarks/README.md ("## Publishing").
+times, best of 3, interleaved: :func:`raterlab.publish.publish` of everything; a plain DuckDB
+copy of the same gold tables into a fresh file (``ATTACH``, ``CREATE TABLE ... AS SELECT *``
+per table, ``DETACH``: the floor under publish's bookkeeping, views and atomic swap);
+``COPY ... TO ... (FORMAT parquet)`` of the two large tables; and the publish an agreement
+run does (only ``gold.agreement`` copied, the rest taken from the previous file). Prints the
+machine, the load average and a markdown row per size for benchmarks/README.md
+("## Publishing"), with each alternative's ratio to publish.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import tempfile
 import time
 from pathlib import Path
@@ -63,14 +68,25 @@ def timed(action) -> float:
     return time.perf_counter() - start
 
 
-def measure(folder: Path, n: int) -> tuple[float, float, float, int, int]:
+def plain_copy(con, target: Path) -> None:
+    """The gold tables copied into a fresh DuckDB file, nothing else."""
+    target.unlink(missing_ok=True)
+    con.execute(f"ATTACH '{target}' AS plain")
+    con.execute("CREATE SCHEMA plain.gold")
+    for table in ("ratings", "rating_values", "agreement"):
+        con.execute(f"CREATE TABLE plain.gold.{table} AS SELECT * FROM gold.{table}")
+    con.execute("DETACH plain")
+
+
+def measure(folder: Path, n: int) -> tuple[float, float, float, float, int, int]:
     db = folder / f"warehouse_{n}.duckdb"
     build(db, n)
     target = folder / f"published_{n}.duckdb"
-    full, parquet, agreement = [], [], []
+    full, plain, parquet, agreement = [], [], [], []
     with warehouse.connect(db) as con:
         for attempt in range(3):
             full.append(timed(lambda: publish(con, target)))
+            plain.append(timed(lambda: plain_copy(con, folder / f"plain_{n}.duckdb")))
             out = folder / f"parquet_{n}_{attempt}"
             out.mkdir()
 
@@ -81,25 +97,42 @@ def measure(folder: Path, n: int) -> tuple[float, float, float, int, int]:
             parquet.append(timed(write_parquet))
             agreement.append(timed(lambda: publish(con, target, ["gold.agreement"])))
     size = sum(p.stat().st_size for p in out.iterdir())
-    return min(full), min(parquet), min(agreement), target.stat().st_size, size
+    return (min(full), min(plain), min(parquet), min(agreement), target.stat().st_size, size)
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.machine()
+
+
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--ratings", type=int, nargs="*", default=list(SIZES))
     args = parser.parse_args()
-    print(
-        "| ratings | rating_values | publish all (s) | Parquet of the two (s) "
-        "| publish after agreement (s) | copy MB | Parquet MB |"
-    )
-    print("|---|---|---|---|---|---|---|")
+    before = load()
+    rows = [
+        "| ratings | rating_values | publish all (s) | plain DuckDB copy (s) | publish / plain "
+        "| Parquet of the two (s) | Parquet / publish | publish after agreement (s) "
+        "| after agreement / publish all | copy MB | Parquet MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.ratings:
-            full, parquet, agreement, copy_bytes, parquet_bytes = measure(Path(tmp), n)
-            print(
-                f"| {n:,} | {4 * n:,} | {full:.2f} | {parquet:.2f} | {agreement:.2f} "
-                f"| {copy_bytes / 1e6:.0f} | {parquet_bytes / 1e6:.0f} |"
+            full, plain, parquet, agreement, copy_bytes, parquet_bytes = measure(Path(tmp), n)
+            rows.append(
+                f"| {n:,} | {4 * n:,} | {full:.2f} | {plain:.2f} | {full / plain:.2f}x "
+                f"| {parquet:.2f} | {parquet / full:.2f}x | {agreement:.2f} "
+                f"| {agreement / full:.2f}x | {copy_bytes / 1e6:.0f} | {parquet_bytes / 1e6:.0f} |"
             )
+    print(f"Machine: {cpu_model()}, {os.cpu_count()} CPUs; Python {platform.python_version()}.")
+    print(f"Load average (1, 5, 15 min) {before} before the run, {load()} after.\n")
+    print("\n".join(rows))
 
 
 if __name__ == "__main__":

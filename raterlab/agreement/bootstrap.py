@@ -9,8 +9,9 @@ still has it on its scale.
 
 Draws: each resample is ``n_units`` uniform unit indices from ``numpy.random.default_rng(seed)``
 (``Generator.integers``, 32-bit indices, which are the same numbers as 64-bit ones for a range
-below 2^32), counted per resample into one-byte counts; the same seed gives the same
-resamples, and the same intervals, as before the counts were narrowed.
+below 2^32), counted per resample into one-byte counts. The indices are drawn and counted a
+block of :data:`DRAW_CELLS` at a time, in the generator's order, so the same seed gives the
+same resamples, and the same intervals, as one draw of the whole chunk did.
 """
 
 from __future__ import annotations
@@ -122,30 +123,41 @@ def _cached_draw(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[
     return tuple(_draw(n_units, n_resamples, seed, step))
 
 
+DRAW_CELLS = 1 << 18
+"""Indices drawn and counted at once by :func:`_draw`: 1 MB of 32-bit indices and 2 MB of
+64-bit counts, which stay in the processor's cache and reuse freed memory. A whole chunk at
+once (16 MB of indices, 32 MB of counts for :data:`CHUNK_CELLS`) was fresh memory on every
+cold call, and writing it cost more than drawing (see benchmarks/README.md, "Agreement")."""
+
+
 def _draw(
     n_units: int, n_resamples: int, seed: int | np.random.Generator | None, step: int
 ) -> Iterator[np.ndarray]:
     """The count matrices of ``n_resamples`` resamples of ``n_units`` units, ``step`` per
-    chunk, drawn from ``seed`` (a generator is drawn from as it stands)."""
+    chunk, drawn from ``seed`` (a generator is drawn from as it stands), each in the smallest
+    unsigned type that holds its counts (one byte unless a unit is drawn 256 times): no float
+    copy of the counts is made or read until a statistic needs one."""
     rng = np.random.default_rng(seed)
+    block = max(1, DRAW_CELLS // n_units)
     for start in range(0, n_resamples, step):
-        rows = min(step, n_resamples - start)
-        # Chunks hold fewer than 2^32 cells, so 32-bit indices (the same draws as int64's:
-        # numpy draws ranges below 2^32 from 32-bit words either way) take the offsets.
-        indices = rng.integers(0, n_units, size=(rows, n_units), dtype=np.uint32)
-        counts = _small_counts(indices, n_units)
+        counts = np.empty((min(step, n_resamples - start), n_units), dtype=np.uint8)
+        for at in range(0, counts.shape[0], block):
+            part = _block_counts(rng, min(block, counts.shape[0] - at), n_units)
+            most = int(part.max(initial=0))
+            if most > np.iinfo(counts.dtype).max:
+                counts = counts.astype(np.min_scalar_type(most))
+            counts[at : at + part.shape[0]] = part
         counts.flags.writeable = False
         yield counts
 
 
-def _small_counts(indices: np.ndarray, n_units: int) -> np.ndarray:
-    """:func:`resample_counts` of ``indices`` (overwritten) in the smallest unsigned
-    type (one byte unless a unit is drawn 256 times): no float copy of the counts is made
-    or read until a statistic needs one."""
-    rows = indices.shape[0]
-    indices += (np.arange(rows, dtype=indices.dtype) * n_units)[:, None]
-    flat = np.bincount(indices.ravel(), minlength=rows * n_units)
-    return flat.reshape(rows, n_units).astype(np.min_scalar_type(int(flat.max(initial=0))))
+def _block_counts(rng: np.random.Generator, rows: int, n_units: int) -> np.ndarray:
+    """:func:`resample_counts` of ``rows`` resamples drawn from ``rng`` (64-bit counts)."""
+    # Blocks hold fewer than 2^32 cells, so 32-bit indices (the same draws as int64's:
+    # numpy draws ranges below 2^32 from 32-bit words either way) take the offsets.
+    indices = rng.integers(0, n_units, size=(rows, n_units), dtype=np.uint32)
+    indices += (np.arange(rows, dtype=np.uint32) * n_units)[:, None]
+    return np.bincount(indices.ravel(), minlength=rows * n_units).reshape(rows, n_units)
 
 
 def bootstrap_replicates(

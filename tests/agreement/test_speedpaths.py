@@ -245,10 +245,13 @@ def test_tally_counts_each_units_ratings(q: int) -> None:
     np.testing.assert_array_equal(tally(codes[:, :20], q), expected[:, :20])  # broadcast path
 
 
-@pytest.mark.parametrize(("n_units", "n_resamples", "step"), [(300, 250, 97), (70_000, 3, 2)])
+@pytest.mark.parametrize(
+    ("n_units", "n_resamples", "step"), [(300, 250, 97), (70_000, 3, 2), (20_000, 70, 30)]
+)
 def test_draws_are_the_int64_draws_of_the_seed(n_units: int, n_resamples: int, step: int) -> None:
-    """The draws, now 32-bit indices counted into bytes, are the counts of the int64
-    indices the seed gave before: the same intervals for the same seed."""
+    """The draws, now 32-bit indices counted into bytes a block at a time (20,000 units: 13
+    resamples a block, so a chunk of 30 is three blocks), are the counts of the int64 indices
+    the seed gave in one call per chunk before: the same intervals for the same seed."""
     rng = np.random.default_rng(11)
     before = [
         resample_counts(
@@ -260,3 +263,24 @@ def test_draws_are_the_int64_draws_of_the_seed(n_units: int, n_resamples: int, s
     assert all(chunk.dtype == np.uint8 for chunk in now)
     for old, new in zip(before, now, strict=True):
         np.testing.assert_array_equal(old, new)
+
+
+class _PiledGenerator(np.random.Generator):
+    """A generator whose every draw of indices after the first is all unit 0."""
+
+    calls = 0
+
+    def integers(self, *args, **kwargs) -> np.ndarray:
+        drawn = super().integers(*args, **kwargs)
+        self.calls += 1
+        return drawn if self.calls == 1 else np.zeros_like(drawn)
+
+
+def test_a_unit_drawn_256_times_widens_its_chunk(monkeypatch) -> None:
+    """A block whose counts do not fit in a byte widens the chunk, earlier blocks kept."""
+    monkeypatch.setattr(bootstrap, "DRAW_CELLS", 300)  # one resample a block
+    [chunk] = bootstrap._draw(300, 3, _PiledGenerator(np.random.PCG64(5)), 3)
+    assert chunk.dtype == np.uint16
+    first = np.random.default_rng(5).integers(0, 300, size=(1, 300))
+    np.testing.assert_array_equal(chunk[:1], resample_counts(first, 300))
+    np.testing.assert_array_equal(chunk[1:], np.eye(1, 300).repeat(2, axis=0) * 300)
