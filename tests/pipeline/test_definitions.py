@@ -30,6 +30,8 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "consensus": ("consensus", ("adjudications",), ("duckdb",)),
     "system_metrics": ("consensus", ("consensus",), ("duckdb",)),
     "judge_calibration": ("consensus", ("consensus",), ("duckdb", "png")),
+    "judge_robustness": ("consensus", ("consensus",), ("duckdb",)),
+    "judge_verdicts": ("consensus", ("judge_calibration", "judge_robustness"), ("duckdb",)),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
     "exports": (
         "consensus",
@@ -42,6 +44,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
             "agreement",
             "condition_comparison",
             "judge_calibration",
+            "judge_verdicts",
             "pilot_agreement",
             "rater_quality",
             "system_metrics",
@@ -86,6 +89,8 @@ STRUCTURE_CHECKS = {
     "consensus": ("items", "consensus", "consensus_items", "consensus_by_condition"),
     "system_metrics": ("metrics",),
     "judge_calibration": ("judge_calibration", "judge_weights"),
+    "judge_robustness": ("judge_robustness",),
+    "judge_verdicts": ("judge_verdicts",),
     "condition_comparison": ("condition_comparison", "condition_means"),
 }
 
