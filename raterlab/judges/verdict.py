@@ -41,8 +41,10 @@ fields, reading the human consensus as the ground truth, the share of items with
 as the judged systems' score (``system_score``: the field's 1 is read as the systems'
 success) and the share of items where the judge equals the consensus as its agreement rate
 (``judge_accuracy``); ``dorner_applies`` is NULL elsewhere. A gain above the bound where it
-applies is an overestimate (a small labelled sample), and a gain above 2 where the condition
-is not known needs a judge more accurate than the systems it judges; ``reasons`` says which.
+applies is an overestimate (a small labelled sample); a gain above 2 where the condition is
+not known needs a judge more accurate than the systems it judges; a gain above 2 of a judge
+more accurate than the judged systems is outside the bound's condition. ``reasons`` says
+which.
 
 References
 ----------
@@ -211,6 +213,11 @@ def _gain_reason(row: dict) -> str:
 
 def _dorner_reason(row: dict) -> str | None:
     applies, gain = row["dorner_applies"], row["ppi_gain"]
+    if applies is False and _known(gain) and gain > DORNER_BOUND:
+        return (
+            f"judge accuracy {row['judge_accuracy']:.2f} > systems' score "
+            f"{row['system_score']:.2f}: Dorner et al.'s bound of 2 does not apply"
+        )
     if applies:
         condition = (
             f"judge accuracy {row['judge_accuracy']:.2f} <= systems' score "

@@ -446,7 +446,7 @@ def results(inputs: ReportInputs) -> Section:
 
 def judge_verdict_table(verdicts: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     """The verdicts on all items, one row per judge and field (judge, field, slice, verdict,
-    PPI gain beside Dorner et al.'s bound, reasons), and which rows are not ``replace``."""
+    PPI gain beside Dorner et al.'s bound, reasons), and which rows are ``no``."""
     rows = verdicts[verdicts["slice"] == "all"].sort_values(["judge", "task", "field"])
     gain = [
         "" if pd.isna(g) else f"{g:.2f} (bound 2)" if applies is True else f"{g:.2f}"
@@ -464,7 +464,7 @@ def judge_verdict_table(verdicts: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series
             "reasons": rows["reasons"].to_numpy(),
         }
     )
-    return shown, pd.Series((rows["verdict"] != "replace").to_numpy())
+    return shown, pd.Series((rows["verdict"] == "no").to_numpy())
 
 
 def _judge_verdicts(inputs: ReportInputs, section: Section) -> None:
@@ -475,16 +475,17 @@ def _judge_verdicts(inputs: ReportInputs, section: Section) -> None:
         return
     shown, flag = judge_verdict_table(verdicts)
     counts = shown["verdict"].value_counts()
-    summary = ", ".join(f"{n} {word}" for word, n in counts.items())
+    summary = "; ".join(f"{word}: {n}" for word, n in counts.items())
     section.add(
         heading("May this judge replace the humans?"),
         paragraph(
-            f"One verdict per judge and field on all items ({summary}): replace when the "
-            "alternative annotator test passes, the agreement reaches the human ceiling and "
-            "no robustness check is flagged; PPI when its effective sample size gain is "
-            "above 1; no otherwise. When the judge is no more accurate than the systems it "
-            "judges, no debiasing method gains more than a factor of 2 (Dorner, Nastl & "
-            "Hardt, ICLR 2025): 'bound 2' marks the binary fields where that holds.",
+            f"One verdict per judge and field on all items. {summary}. A judge may replace "
+            "the humans when the alternative annotator test passes, its agreement reaches the "
+            "human ceiling and no robustness check is flagged; it is used only with human "
+            "correction (PPI) when that gives an effective sample size gain above 1; else no "
+            "(shaded). When the judge is no more accurate than the systems it judges, no "
+            "debiasing method gains more than a factor of 2 (Dorner, Nastl & Hardt, ICLR "
+            "2025): 'bound 2' marks the binary fields where that holds.",
             "lead",
         ),
         table(shown, flag),

@@ -103,7 +103,11 @@ def test_dorner_bound_beside_the_gain() -> None:
     assert "within Dorner et al.'s bound of 2" in within["reasons"]
     better = _one(rho=0.8, rho_low=0.75, rho_high=0.85, judge_accuracy=0.95, system_score=0.6)
     assert not better["dorner_applies"]
-    assert "Dorner" not in better["reasons"]
+    assert (
+        "0.95 > systems' score 0.60: Dorner et al.'s bound of 2 does not apply"
+        in (better["reasons"])
+    )
+    assert "Dorner" not in _one(judge_accuracy=0.95, system_score=0.6)["reasons"]  # gain 1.56
     unknown = _one(rho=0.8, rho_low=0.75, rho_high=0.85)
     assert pd.isna(unknown["dorner_applies"])
     assert "needs a judge more accurate" in unknown["reasons"]
@@ -232,4 +236,4 @@ def test_robustness_and_verdict_assets(tmp_path: Path) -> None:
     shown, flag = judge_verdict_table(verdicts.drop(columns=["study"]))
     assert list(shown.columns) == ["judge", "field", "slice", "verdict", "PPI gain", "reasons"]
     assert (shown["slice"] == "all").all()
-    assert flag.tolist() == (shown["verdict"] != "may replace humans here").tolist()
+    assert flag.tolist() == (shown["verdict"] == "no").tolist()
