@@ -206,7 +206,7 @@ def _gain_reason(row: dict) -> str:
     if row["gain_source"] == "rho":
         return (
             f"PPI gain 1/(1-rho^2) = {gain:.2f} at rho {row['rho']:.2f} "
-            f"[{row['rho_low']:.2f}, {row['rho_high']:.2f}], {low:.2f} at the end nearest 0"
+            f"[{row['rho_low']:.2f}, {row['rho_high']:.2f}], {low:.3f} at the end nearest 0"
         )
     return "no PPI gain measured"
 

@@ -475,11 +475,11 @@ def _judge_verdicts(inputs: ReportInputs, section: Section) -> None:
         return
     shown, flag = judge_verdict_table(verdicts)
     counts = shown["verdict"].value_counts()
-    summary = "; ".join(f"{word}: {n}" for word, n in counts.items())
+    summary = ", ".join(f"{word} {counts[word]}" for word in VERDICTS.values() if word in counts)
     section.add(
         heading("May this judge replace the humans?"),
         paragraph(
-            f"One verdict per judge and field on all items. {summary}. A judge may replace "
+            f"One verdict per judge and field on all items: {summary}. A judge may replace "
             "the humans when the alternative annotator test passes, its agreement reaches the "
             "human ceiling and no robustness check is flagged; it is used only with human "
             "correction (PPI) when that gives an effective sample size gain above 1; else no "

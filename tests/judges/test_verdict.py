@@ -19,6 +19,7 @@ from assets import consensus, judge_verdicts, judges
 from raterlab import warehouse
 from raterlab.judges.verdict import DORNER_BOUND, fisher_interval, variance_ratio_gain
 from raterlab.judges.verdict import judge_verdicts as decide_all
+from raterlab.judges.verdict_study import verdict_inputs
 from raterlab.judges.verdicts import judges_dir, read_judge_file, store_imported
 from raterlab.protocol import load_study
 from raterlab.report.sections import judge_verdict_table
@@ -237,3 +238,93 @@ def test_robustness_and_verdict_assets(tmp_path: Path) -> None:
     assert list(shown.columns) == ["judge", "field", "slice", "verdict", "PPI gain", "reasons"]
     assert (shown["slice"] == "all").all()
     assert flag.tolist() == (shown["verdict"] == "no").tolist()
+
+
+def test_verdict_inputs_join_calibration_checks_and_substitution() -> None:
+    keys = {"task": "t", "judge": "j", "field": "f"}
+    calibration = pd.DataFrame(
+        [
+            {
+                **keys,
+                "slice": s,
+                "level": "item",
+                "statistic": stat,
+                "label": label,
+                "versus": None,
+                "estimate": est,
+                "ceiling_low": 0.6,
+                "ceiling_high": 0.8,
+                "within_human_range": est >= 0.6,
+            }
+            for s, stat, label, est in [
+                ("all", "kappa", None, 0.7),
+                ("all", "alt_winning_rate", "epsilon=0.2", 0.75),
+                ("all", "accuracy", None, 0.9),
+                ("x=1", "kappa", None, 0.5),
+            ]
+        ]
+    )
+    robustness = pd.DataFrame(
+        [
+            {
+                **keys,
+                "slice": "all",
+                "check": "slice_bias",
+                "label": None,
+                "estimate": 0.1,
+                "ci_low": 0.05,
+                "ci_high": 0.15,
+                "flagged": True,
+            },
+            {
+                **keys,
+                "slice": "all",
+                "check": "repeat_run",
+                "label": None,
+                "estimate": 0.9,
+                "ci_low": 0.85,
+                "ci_high": 0.95,
+                "flagged": False,
+            },
+            {
+                **keys,
+                "slice": "x=1",
+                "check": "repeat_run",
+                "label": None,
+                "estimate": None,
+                "ci_low": None,
+                "ci_high": None,
+                "flagged": None,
+            },
+        ]
+    )
+    correlations = pd.DataFrame(
+        [
+            {
+                **keys,
+                "slice": s,
+                "n_labeled": 50,
+                "rho": 0.5,
+                "rho_low": 0.3,
+                "rho_high": 0.65,
+                "judge_accuracy": 0.8,
+                "system_score": 0.7,
+            }
+            for s in ("all", "x=1")
+        ]
+    )
+    substitution = pd.DataFrame(
+        [{**keys, "slice": "x=1", "level": "item", "n_labeled": 40, "effective_n": 60.0}]
+    )
+    inputs = verdict_inputs(calibration, robustness, correlations, substitution)
+    rows = inputs.set_index("slice")
+    assert rows.loc["all", "alt_winning_rate"] == 0.75
+    assert pd.isna(rows.loc["x=1", "alt_winning_rate"])
+    assert rows.loc["all", "n_checks"] == 2
+    assert rows.loc["all", "checks_flagged"] == "slice_bias 0.10 [0.05, 0.15]"
+    assert rows.loc["x=1", "n_checks"] == 0  # an undefined check is not measured
+    assert rows.loc["x=1", "n_labeled"] == 40 and rows.loc["x=1", "effective_n"] == 60
+    assert rows.loc["all", "n_labeled"] == 50 and pd.isna(rows.loc["all", "effective_n"])
+    verdicts = decide_all(inputs).set_index("slice")
+    assert verdicts.loc["all", "verdict"] == "ppi"  # flagged bias: not replace
+    assert verdicts.loc["x=1", "gain_source"] == "judge_substitution"
