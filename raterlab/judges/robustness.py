@@ -62,8 +62,6 @@ ROW_KEYS = (
 )
 """What one check gives (the table adds study, task, judge, field and slice)."""
 
-CHECKS = ("repeat_run", "position_swap", "position_bias", "slice_bias")
-
 MIN_CONSISTENCY = 0.8
 """Repeat-run agreement below this is flagged: Krippendorff's (2004) floor for relying on
 data (alpha >= .800), applied to the judge's agreement with itself."""

@@ -36,10 +36,12 @@ r"""One verdict per judge, field and slice: may the judge replace the humans her
 Beside the gain is Dorner, Nastl & Hardt's bound (:data:`DORNER_BOUND`): when the judge's
 agreement rate with the ground truth is no higher than the evaluated model's accuracy, no
 debiasing method (PPI among them) can reduce the ground-truth labels needed by more than
-half, so the effective sample size gain is at most 2. raterlab checks the condition on binary
-fields, reading the human consensus as the ground truth, the share of items with consensus 1
-as the judged systems' score (``system_score``: the field's 1 is read as the systems'
-success) and the share of items where the judge equals the consensus as its agreement rate
+half, so the effective sample size gain is at most 2 (their main result bounds the squared
+correlation of the judge's verdicts and the ground truth by 1/2, which is ``1 / (1 - rho^2)
+<= 2`` in the ratio above). raterlab checks the condition on binary fields, reading the
+human consensus as the ground truth, the share of items with consensus 1 as the judged
+systems' score (``system_score``: the field's 1 is read as the systems' success) and the
+share of items where the judge equals the consensus as its agreement rate
 (``judge_accuracy``); ``dorner_applies`` is NULL elsewhere. A gain above the bound where it
 applies is an overestimate (a small labelled sample); a gain above 2 where the condition is
 not known needs a judge more accurate than the systems it judges; a gain above 2 of a judge
