@@ -172,7 +172,10 @@ def _dorner_applies(row: dict) -> bool | None:
 
 def _alt_reason(rate: object) -> tuple[bool, str]:
     if not _known(rate):
-        return False, "alternative annotator test not run (too few items with two humans)"
+        return False, (
+            "alternative annotator test not run (no annotator has 30 items here that other "
+            "humans and the judge also rated)"
+        )
     if rate >= ALT_PASS:
         return True, f"alternative annotator test passed (winning rate {rate:.2f} >= 0.5)"
     return False, f"alternative annotator test failed (winning rate {rate:.2f} < 0.5)"
