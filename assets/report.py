@@ -18,6 +18,7 @@ from raterlab.report.build import load_inputs
         "pilot_agreement",
         "rater_quality",
         "judge_calibration",
+        "judge_verdicts",
         "system_metrics",
     ],
     kinds={"html"},
@@ -25,10 +26,10 @@ from raterlab.report.build import load_inputs
 def report(step: StudyStep) -> dg.MaterializeResult:
     """The page the PI reads top to bottom: the study's question answered as its study file
     declares (``report:``), design, pilot gate, agreement (the protocol's coefficient
-    first), rater quality, adjudication, consensus, results per condition, judge calibration,
-    the gold contract, quarantined files, other gold tables and the study's disclosures. One
-    self-contained HTML file (plots embedded, nothing loaded from a server); long tables are
-    folded, with every row in ``tables/<name>.csv`` beside it."""
+    first), rater quality, adjudication, consensus, results per condition, judge verdicts
+    and calibration, the gold contract, quarantined files, other gold tables and the study's
+    disclosures. One self-contained HTML file (plots embedded, nothing loaded from a server);
+    long tables are folded, with every row in ``tables/<name>.csv`` beside it."""
     study, reports = step.study, step.raterlab.paths.reports
     with step.raterlab.warehouse(read_only=True) as con:
         path = write_report(con, study, reports)

@@ -14,9 +14,10 @@ output is long rows (:data:`COLUMNS`), one per judge, slice, level and statistic
   ``bias`` per label (judge share minus human share), ``brier`` and ``ece`` where the judge
   gives a confidence;
 - every field: ``valid_rate`` (parseable verdicts among those given), the alternative
-  annotator test (``alt_winning_rate``, ``alt_advantage_probability``) where units have
-  ``min_alt_humans`` or more humans, and pairwise judge comparisons (``<statistic>_diff`` with
-  ``versus``, a paired-bootstrap interval and p-value; Williams' test for ``pearson_diff``).
+  annotator test (``alt_winning_rate``, ``alt_advantage_probability``; on all units and in
+  each slice) where units have ``min_alt_humans`` or more humans, and pairwise judge
+  comparisons (``<statistic>_diff`` with ``versus``, a paired-bootstrap interval and
+  p-value; Williams' test for ``pearson_diff``).
 
 The human ceiling of a statistic is the mean, over annotators, of that statistic between the
 annotator and the aggregate of the *other* annotators (leave one annotator out), with its
@@ -87,39 +88,44 @@ def _alt_verdicts(fi: FieldInput, judge: str, scoring: str) -> np.ndarray:
 
 
 def _alt_rows(fi: FieldInput, opts: Options, scoring: str) -> Iterator[dict]:
+    """The alternative annotator test of each judge on all units and in each slice (the
+    units outside the slice left out; a slice too small for the test has no rows)."""
     humans = _codes(fi.humans, fi.labels)
-    for judge in fi.judges:
-        outcome = alt_test(
-            humans,
-            fi.raters,
-            _alt_verdicts(fi, judge, scoring),
-            scoring=scoring,
-            epsilon=opts.epsilon,
-            min_humans=opts.min_alt_humans,
-        )
-        if outcome is None:
-            continue
-        common = {"n": outcome.n_instances, "n_groups": outcome.n_annotators}
-        yield calibration_row(
-            fi,
-            judge,
-            ALL,
-            "item",
-            "alt_winning_rate",
-            estimate=outcome.winning_rate,
-            label=f"epsilon={outcome.epsilon:g}",
-            **common,
-        )
-        yield calibration_row(
-            fi,
-            judge,
-            ALL,
-            "item",
-            "alt_advantage_probability",
-            estimate=outcome.advantage_probability,
-            label=f"epsilon={outcome.epsilon:g}",
-            **common,
-        )
+    for slice_, mask in {ALL: np.ones(fi.units.size, dtype=bool), **fi.slices}.items():
+        for judge in fi.judges:
+            verdicts = np.where(mask, _alt_verdicts(fi, judge, scoring), np.nan)
+            yield from _alt_test_rows(fi, opts, scoring, judge, slice_, humans, verdicts)
+
+
+def _alt_test_rows(
+    fi: FieldInput,
+    opts: Options,
+    scoring: str,
+    judge: str,
+    slice_: str,
+    humans: np.ndarray,
+    verdicts: np.ndarray,
+) -> Iterator[dict]:
+    """One judge's two rows of the test in one slice (none when no annotator qualifies)."""
+    outcome = alt_test(
+        humans,
+        fi.raters,
+        verdicts,
+        scoring=scoring,
+        epsilon=opts.epsilon,
+        min_humans=opts.min_alt_humans,
+    )
+    if outcome is not None:
+        common = {
+            "n": outcome.n_instances,
+            "n_groups": outcome.n_annotators,
+            "label": f"epsilon={outcome.epsilon:g}",
+        }
+        for statistic, estimate in (
+            ("alt_winning_rate", outcome.winning_rate),
+            ("alt_advantage_probability", outcome.advantage_probability),
+        ):
+            yield calibration_row(fi, judge, slice_, "item", statistic, estimate=estimate, **common)
 
 
 def calibrate_field(fi: FieldInput, opts: Options | None = None) -> pd.DataFrame:

@@ -2,4 +2,6 @@
 to name them before anything runs."""
 
 FILE_COLUMNS = ("item_id", "judge", "field", "value")
-OPTIONAL_COLUMNS = ("confidence", "rationale")
+OPTIONAL_COLUMNS = ("confidence", "rationale", "run")
+DEFAULT_RUN = "1"
+"""The run of a verdict whose file has no ``run`` column (or an empty cell): one run."""

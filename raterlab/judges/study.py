@@ -31,6 +31,7 @@ from raterlab.judges.store import (
 )
 from raterlab.judges.verdicts import (
     VERDICT_COLUMNS,
+    first_runs,
     generation_verdicts,
     imported_verdicts,
     judges_dir,
@@ -103,12 +104,6 @@ def _task_inputs(
     def key_of(key: str) -> dict[str, object]:
         return {u: records.get(u, {}).get(key) for u in units}
 
-    slice_keys = [k for k in study.slices if k not in BUILTIN_SLICES or k == "tier"]
-    slices = {
-        key: ({u: tiers.get(u) for u in units} if key == "tier" else key_of(key))
-        for key in slice_keys
-        if key == "tier" or key in task.item_keys
-    }
     return field_inputs(
         humans[["unit", "rater", "field", "value"]],
         judges[["unit", "judge", "field", "value", "raw", "confidence"]],
@@ -117,8 +112,27 @@ def _task_inputs(
         alpha_levels={f: task.fields[f].level for f in fields},
         groups=key_of(spec.group) if spec.group in task.item_keys else None,
         systems=key_of(spec.system) if spec.system in task.item_keys else None,
-        slices={k: v for k, v in slices.items() if len({*map(str, v.values())}) > 1},
+        slices=task_slices(study, task_name, units, records, tiers),
     )
+
+
+def task_slices(
+    study: Study,
+    task_name: str,
+    units: set[str],
+    records: dict[str, dict],
+    tiers: dict[str, str],
+) -> dict[str, dict[str, object]]:
+    """The slice keys of the study a task's items have (the study's ``slices`` that are item
+    keys of the task, and ``tier``), each as unit -> level; a key with one level is no slice."""
+    task = study.tasks[task_name]
+    keys = [k for k in study.slices if k not in BUILTIN_SLICES or k == "tier"]
+    slices = {
+        key: {u: tiers.get(u) if key == "tier" else records.get(u, {}).get(key) for u in units}
+        for key in keys
+        if key == "tier" or key in task.item_keys
+    }
+    return {k: v for k, v in slices.items() if len({*map(str, v.values())}) > 1}
 
 
 def _field_tables(
@@ -156,7 +170,8 @@ def calibrate_study(
     """Calibration and weights of every judge of ``study``.
 
     ``ratings`` are the ratings that count (``task, item_id, annotator_id, field, value``),
-    ``verdicts`` the judges' rows (:data:`raterlab.judges.verdicts.VERDICT_COLUMNS`),
+    ``verdicts`` the judges' rows (:data:`raterlab.judges.verdicts.VERDICT_COLUMNS`; of
+    several runs, each verdict's first: :func:`raterlab.judges.verdicts.first_runs`),
     ``records`` item id -> unblinded record, ``tiers`` item id -> tier, ``consensus`` the
     study's ``gold.consensus`` rows. ``resamples`` overrides the study's ``judges.resamples``.
     ``calibrated``: the calibration rows already computed from exactly these inputs (all but
@@ -165,6 +180,7 @@ def calibrate_study(
     """
     if study.judges is None or ratings.empty or verdicts.empty:
         return _empty_calibration()
+    verdicts = first_runs(verdicts)
     if study.judges.calibrate_on:
         kept = calibration_items(
             study.judges.calibrate_on, set(ratings["item_id"].astype(str)), records, tiers

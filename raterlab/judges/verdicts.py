@@ -6,10 +6,15 @@ for Likert) or NULL when it cannot be read that way, and ``raw`` keeps what the 
 so an unparseable verdict is counted (valid rate) instead of dropped.
 
 A judge file (``raterlab judges import STUDY FILE``; CSV, TSV, JSONL, JSON or Parquet) is long:
-``item_id, judge, field, value`` and optional ``confidence`` (0-1) and ``rationale``; ``judge``
-is declared in the study with ``source: import`` and ``field`` is one of the file field names
-its ``fields`` map names. The validated rows are stored per judge in
+``item_id, judge, field, value`` and optional ``confidence`` (0-1), ``rationale`` and ``run``
+(several runs of the same judge on the same item: one verdict per item, field and run; a file
+without the column, or an empty cell, is run :data:`DEFAULT_RUN`); ``judge`` is declared in
+the study with ``source: import`` and ``field`` is one of the file field names its ``fields``
+map names. The validated rows are stored per judge in
 ``$RATERLAB_HOME/judges/<study>/<judge>.csv``; importing a judge again replaces its verdicts.
+Verdicts from the generations' hidden keys are run :data:`DEFAULT_RUN`. The calibration reads
+each verdict's first run (:func:`first_runs`); the repeat-run consistency
+(:mod:`raterlab.judges.robustness`) reads them all.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import pandas as pd
 
 from raterlab.agreement.ratings_file import RatingsFileError, read_ratings_file
 from raterlab.csvsafe import restore_column, write_csv
-from raterlab.judges.columns import FILE_COLUMNS, OPTIONAL_COLUMNS
+from raterlab.judges.columns import DEFAULT_RUN, FILE_COLUMNS, OPTIONAL_COLUMNS
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.judges import Judge
 
@@ -36,6 +41,7 @@ VERDICT_COLUMNS = (
     "confidence",
     "rationale",
     "source",
+    "run",
 )
 _TRUE = {"1", "true", "yes", "y"}
 _FALSE = {"0", "false", "no", "n"}
@@ -77,6 +83,36 @@ def parse_verdict(spec: Any, raw: Any) -> str | None:
             return None
         return f"{number:g}" if spec.min <= number <= spec.max else None
     return None
+
+
+def _run(value: Any) -> str:
+    """A file's ``run`` cell as text (a whole number read as a float without ``.0``);
+    :data:`DEFAULT_RUN` when the file has no run or the cell is empty."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)) or str(value).strip() == "":
+        return DEFAULT_RUN
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _run_order(run: str) -> tuple[int, float | str]:
+    """Runs in natural order: numbers by value (``2`` before ``10``), then other names."""
+    try:
+        return (0, float(run))
+    except ValueError:
+        return (1, run)
+
+
+def first_runs(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Each (task, item, judge, field)'s verdict of its first run in natural order (runs
+    ``1, 2, 10`` before ``a``): the one verdict per item a calibration compares with the
+    humans. Rows without a ``run`` column are returned as they are."""
+    if "run" not in verdicts.columns or verdicts.empty:
+        return verdicts
+    order = verdicts["run"].map(_run_order)
+    ranked = verdicts.assign(_order=order).sort_values("_order", kind="stable")
+    first = ranked.drop_duplicates(["task", "item_id", "judge", "field"], keep="first")
+    return first.drop(columns="_order").sort_index()
 
 
 def _confidence(value: Any) -> float:
@@ -129,6 +165,7 @@ def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame
                         confidence,
                         None,
                         "generations",
+                        DEFAULT_RUN,
                     )
                 )
     return _frame(rows)
@@ -211,17 +248,19 @@ def _imported_row(
 ) -> tuple | str:
     """One file row (``index``, 1 being the header) as a verdict row, or its problem.
 
-    ``seen`` holds the row of each (item, judge, field) verdict read so far; the row's own is
-    added, so a second verdict for the same field is named with the first's row."""
+    ``seen`` holds the row of each (item, judge, field, run) verdict read so far; the row's own
+    is added, so a second verdict for the same field and run is named with the first's row."""
     where = f"row {index}"
     target = _verdict_target(study, importable, tasks_of, where, record)
     if isinstance(target, str):
         return target
     task_name, field = target
     judge, item_id = str(record["judge"]), str(record["item_id"])
-    key = (item_id, judge, field)
+    run = _run(record.get("run"))
+    key = (item_id, judge, field, run)
     if key in seen:
-        return f"{where}: a second verdict for {key} (first on row {seen[key]})"
+        what = f"{(item_id, judge, field)} in run {run!r}"
+        return f"{where}: a second verdict for {what} (first on row {seen[key]})"
     seen[key] = index
     confidence = record.get("confidence")
     if confidence is not None and not pd.isna(confidence) and np.isnan(_confidence(confidence)):
@@ -239,6 +278,7 @@ def _imported_row(
         _confidence(confidence),
         None if rationale is None or pd.isna(rationale) else str(rationale),
         "import",
+        run,
     )
 
 
@@ -253,7 +293,7 @@ def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.Da
     importable = {name: j for name, j in panel.items() if j.source == "import"}
     problems: list[str] = []
     rows = []
-    seen: dict[tuple[str, str, str], int] = {}
+    seen: dict[tuple[str, str, str, str], int] = {}
     for index, record in enumerate(frame.to_dict("records"), start=2):
         row = _imported_row(study, importable, tasks_of, seen, index, record)
         if isinstance(row, str):
@@ -285,4 +325,5 @@ def imported_verdicts(folder: Path) -> pd.DataFrame:
     rows = pd.concat(frames, ignore_index=True).reindex(columns=list(VERDICT_COLUMNS))
     for column in text:
         rows[column] = restore_column(rows[column])
+    rows["run"] = rows["run"].fillna(DEFAULT_RUN)  # stored before runs were kept: one run
     return _frame(list(rows.itertuples(index=False)))

@@ -29,6 +29,8 @@ READ = (
     "gold.condition_comparison",
     "gold.condition_means",
     "gold.judge_calibration",
+    "gold.judge_verdicts",
+    "gold.judge_robustness",
     "staging.gold_contract",
     "staging.ingests",
     "staging.ingest_issues",

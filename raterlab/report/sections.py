@@ -11,6 +11,7 @@ import pandas as pd
 
 from raterlab.comparison.conditions import ALL as COMPARISON_ALL
 from raterlab.comparison.stats import holm
+from raterlab.judges.verdict import VERDICTS
 from raterlab.protocol import Study
 from raterlab.quality import flag_summary
 from raterlab.report.answers import first_screen
@@ -453,11 +454,73 @@ def results(inputs: ReportInputs) -> Section:
     return section
 
 
+def judge_verdict_table(verdicts: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """The verdicts on all items, one row per judge and field (judge, field, slice, verdict,
+    PPI gain beside Dorner et al.'s bound, reasons), and which rows are ``no``."""
+    rows = verdicts[verdicts["slice"] == "all"].sort_values(["judge", "task", "field"])
+    gain = [
+        "" if pd.isna(g) else f"{g:.2f} (bound 2)" if applies is True else f"{g:.2f}"
+        for g, applies in zip(
+            rows["ppi_gain"], rows["dorner_applies"].astype(object).fillna(False), strict=True
+        )
+    ]
+    shown = pd.DataFrame(
+        {
+            "judge": rows["judge"].to_numpy(),
+            "field": (rows["task"] + ": " + rows["field"]).to_numpy(),
+            "slice": rows["slice"].to_numpy(),
+            "verdict": rows["verdict"].map(VERDICTS).to_numpy(),
+            "PPI gain": gain,
+            "reasons": rows["reasons"].to_numpy(),
+        }
+    )
+    return shown, pd.Series((rows["verdict"] == "no").to_numpy())
+
+
+def _judge_verdicts(inputs: ReportInputs, section: Section) -> None:
+    """The verdict table first, the verdicts per slice and the robustness checks folded."""
+    verdicts = inputs.get("gold.judge_verdicts")
+    if verdicts.empty:
+        section.add(paragraph("No judge verdicts yet.", "note"))
+        return
+    shown, flag = judge_verdict_table(verdicts)
+    counts = shown["verdict"].value_counts()
+    summary = ", ".join(f"{word} {counts[word]}" for word in VERDICTS.values() if word in counts)
+    section.add(
+        heading("May this judge replace the humans?"),
+        paragraph(
+            f"One verdict per judge and field on all items: {summary}. A judge may replace "
+            "the humans when the alternative annotator test passes, its agreement reaches the "
+            "human ceiling and no robustness check is flagged; it is used only with human "
+            "correction (PPI) when that gives an effective sample size gain above 1; else no "
+            "(shaded). When the judge is no more accurate than the systems it judges, no "
+            "debiasing method gains more than a factor of 2 (Dorner, Nastl & Hardt, ICLR "
+            "2025): 'bound 2' marks the binary fields where that holds.",
+            "lead",
+        ),
+        table(shown, flag),
+        inputs.folded("Verdicts per slice (gold.judge_verdicts)", "judge_verdicts", verdicts),
+    )
+    robustness = inputs.get("gold.judge_robustness")
+    if len(robustness):
+        section.add(
+            inputs.folded(
+                "Robustness checks (gold.judge_robustness)", "judge_robustness", robustness
+            )
+        )
+
+
 def judge(inputs: ReportInputs) -> Section | None:
-    """Only when a judge calibration exists (table or plot)."""
-    if not inputs.has("gold.judge_calibration") and "judge" not in inputs.plots:
+    """Only when a judge calibration or verdicts exist (table or plot); the verdicts lead."""
+    if not (
+        inputs.has("gold.judge_calibration")
+        or inputs.has("gold.judge_verdicts")
+        or "judge" in inputs.plots
+    ):
         return None
     section = Section("Judge calibration", "judge")
+    _judge_verdicts(inputs, section)
+    section.add(heading("Calibration against the humans"))
     judges = inputs.study.judges
     if judges is not None:
         on = judges.calibrate_on or "every rated item"

@@ -16,6 +16,7 @@ from raterlab.tables import (
     consensus,
     design,
     ingest,
+    judge_verdicts,
     judges,
     metrics,
     quality,
@@ -34,6 +35,7 @@ TABLES: dict[str, Table] = {
         consensus,
         metrics,
         judges,
+        judge_verdicts,
         comparison,
         simulate,
     )

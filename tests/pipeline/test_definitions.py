@@ -31,6 +31,12 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "system_metrics": ("consensus", ("consensus",), ("duckdb",)),
     "judge_calibration": ("consensus", ("consensus",), ("duckdb", "png")),
     "judge_substitution": ("consensus", ("consensus",), ("duckdb",)),
+    "judge_robustness": ("consensus", ("consensus",), ("duckdb",)),
+    "judge_verdicts": (
+        "consensus",
+        ("judge_calibration", "judge_robustness", "judge_substitution"),
+        ("duckdb",),
+    ),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
     "exports": (
         "consensus",
@@ -43,6 +49,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
             "agreement",
             "condition_comparison",
             "judge_calibration",
+            "judge_verdicts",
             "pilot_agreement",
             "rater_quality",
             "system_metrics",
@@ -88,6 +95,8 @@ STRUCTURE_CHECKS = {
     "system_metrics": ("metrics",),
     "judge_calibration": ("judge_calibration", "judge_weights"),
     "judge_substitution": ("judge_substitution",),
+    "judge_robustness": ("judge_robustness",),
+    "judge_verdicts": ("judge_verdicts",),
     "condition_comparison": ("condition_comparison", "condition_means"),
 }
 

@@ -95,6 +95,19 @@ def reports(tmp_path_factory) -> dict[str, Path]:
                 {"field": ["trigger"], "statistic": ["spearman"], "estimate": [0.81], "n": [40]}
             )
             warehouse.replace_study_rows(con, "gold.judge_calibration", name, judge)
+            verdicts = pd.DataFrame(
+                {
+                    "task": ["trigger-accuracy", "trigger-accuracy"],
+                    "judge": ["llm_judge", "llm_judge"],
+                    "field": ["triggerCorrect", "triggerCorrect"],
+                    "slice": ["maturity=beta", "all"],
+                    "verdict": ["no", "ppi"],
+                    "reasons": ["in the slice", "alternative annotator test failed"],
+                    "ppi_gain": [1.0, 1.8],
+                    "dorner_applies": [None, True],
+                }
+            )
+            warehouse.replace_study_rows(con, "gold.judge_verdicts", name, verdicts)
             _judge_plot(folder / name / "judge_calibration.png")
         if name == "rag_triplet":
             families = pd.DataFrame({"system": ["rag-v3"], "family": ["grounding"], "rate": [0.9]})

@@ -63,6 +63,15 @@ def test_later_stages_render_generically_only_where_present(reports):
     plugin = reports["plugin_triggers"].read_text(encoding="utf-8")
     assert "Judge calibration" in sections(plugin)
     assert "<td>trigger</td>" in plugin and "0.810" in plugin
+    # The judge section leads with the verdicts on all items, before the calibration.
+    judge = plugin[plugin.index('<section id="judge">') :]
+    judge = judge[: judge.index("</section>")]
+    verdicts = judge.index("May this judge replace the humans?")
+    assert verdicts < judge.index("Calibration against the humans") < judge.index("<img")
+    first_table = judge[verdicts : judge.index("</table>")]
+    assert "<td>only with human correction (PPI)</td>" in first_table
+    assert "<td>1.80 (bound 2)</td>" in first_table
+    assert "in the slice" not in first_table  # the slices are folded below
     rag = reports["rag_triplet"].read_text(encoding="utf-8")
     assert "Other gold tables" in sections(rag)
     assert "<summary>gold.rag_metric_families (1 rows)</summary>" in rag

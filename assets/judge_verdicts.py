@@ -1,0 +1,63 @@
+"""Judge robustness and the verdict per judge, field and slice, after the calibration."""
+
+import dagster as dg
+
+from assets.metadata import table_md
+from assets.study_asset import StudyStep, study_asset
+from raterlab.judges.verdict_study import study_judge_verdicts, study_robustness
+
+
+@study_asset(
+    group="consensus",
+    deps=["consensus"],
+    kinds={"duckdb"},
+    table="gold.judge_robustness",
+)
+def judge_robustness(step: StudyStep) -> dg.MaterializeResult:
+    """``gold.judge_robustness``: each judge's repeat-run consistency (judge files with a
+    ``run`` column) and its bias against the human consensus per slice, with intervals and
+    flags."""
+    study = step.study
+    if study.judges is None:
+        step.create_empty_tables()
+        return dg.MaterializeResult(metadata={"judges": "none declared"})
+    with step.raterlab.warehouse(read_only=True) as con:
+        rows = study_robustness(con, study, step.raterlab.paths)
+    step.write({"gold.judge_robustness": rows}, published=True)
+    flagged = rows[rows["flagged"].fillna(False).astype(bool)]
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(rows),
+            "flagged": len(flagged),
+            "flagged_checks": table_md(
+                flagged[["task", "field", "judge", "slice", "check", "estimate"]]
+            ),
+        }
+    )
+
+
+@study_asset(
+    group="consensus",
+    deps=["judge_calibration", "judge_robustness", "judge_substitution"],
+    kinds={"duckdb"},
+    table="gold.judge_verdicts",
+)
+def judge_verdicts(step: StudyStep) -> dg.MaterializeResult:
+    """``gold.judge_verdicts``: per judge, field and slice, ``replace`` (may replace the
+    humans here), ``ppi`` (only with human correction) or ``no``, with the reasons, from the
+    alternative annotator test, the human ceiling, the robustness checks and the PPI gain
+    (Dorner et al.'s bound of 2 beside it)."""
+    study = step.study
+    if study.judges is None:
+        step.create_empty_tables()
+        return dg.MaterializeResult(metadata={"judges": "none declared"})
+    with step.raterlab.warehouse(read_only=True) as con:
+        rows = study_judge_verdicts(con, study, step.raterlab.paths)
+    step.write({"gold.judge_verdicts": rows}, published=True)
+    overall = rows[rows["slice"] == "all"]
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(rows),
+            "verdicts": table_md(overall[["task", "field", "judge", "verdict", "reasons"]]),
+        }
+    )
