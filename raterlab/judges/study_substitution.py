@@ -20,7 +20,7 @@ import pandas as pd
 from raterlab.ingest.study_tables import load_tables
 from raterlab.judges.study import calibration_items, study_verdicts
 from raterlab.judges.substitution import COLUMNS, substitution_table
-from raterlab.judges.verdicts import judges_dir
+from raterlab.judges.verdicts import first_runs, judges_dir
 from raterlab.protocol import BinaryField, LikertField, Study, Task
 from raterlab.protocol.study import BUILTIN_SLICES
 from raterlab.settings import Home
@@ -105,11 +105,11 @@ def study_substitution(
 
 def run_substitution(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> pd.DataFrame:
     """``study``'s :func:`study_substitution` from the warehouse (ratings that count, the
-    generations' and imported verdicts, records, tiers), stamped ``computed_at``; the caller
+    generations' and imported verdicts, each verdict's first run, records, tiers), stamped ``computed_at``; the caller
     writes it."""
     tables = load_tables(con, study)
-    verdicts = study_verdicts(
-        study, tables.decoded_generations(), judges_dir(home.root, study.name)
+    verdicts = first_runs(
+        study_verdicts(study, tables.decoded_generations(), judges_dir(home.root, study.name))
     )
     table = study_substitution(study, tables.ratings, verdicts, tables.records(), tables.tiers())
     table = table.astype({"label": object})
