@@ -243,9 +243,14 @@ def fill_third_annotators(
     tiebreak = key[key["round"] == TIEBREAK_ROUND]
     lengths = _text_lengths(study, generations)
     by_token = {
-        t: (str(i), k, int(c))
-        for t, i, k, c in zip(
-            tiebreak["token"], tiebreak["item_id"], tiebreak["kind"], tiebreak["copy"], strict=True
+        t: (str(i), k, int(c), bool(s))
+        for t, i, k, c, s in zip(
+            tiebreak["token"],
+            tiebreak["item_id"],
+            tiebreak["kind"],
+            tiebreak["copy"],
+            tiebreak["swapped"].fillna(False),
+            strict=True,
         )
     }
     files, n_rows = [], 0
@@ -263,7 +268,12 @@ def fill_third_annotators(
             tokens = [r[columns.index(study.packet.item_column)] for r in reader if r]
         rows = [
             TemplateRow(
-                t, by_token[t][0], by_token[t][1], by_token[t][2], lengths.get(by_token[t][0], 0)
+                t,
+                by_token[t][0],
+                by_token[t][1],
+                by_token[t][2],
+                lengths.get(by_token[t][0], 0),
+                by_token[t][3],
             )
             for t in tokens
         ]
