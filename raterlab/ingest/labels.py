@@ -78,11 +78,16 @@ def normalised_values(
     study: Study, task: str, name: str, frame: pd.DataFrame
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`normalised` evaluated on ``frame``'s column ``name``: canonical text (``None``
-    where empty) and number (NaN where not a number)."""
+    where empty) and number (NaN where not a number). A pairwise answer is read as given on a
+    pair shown unswapped (``system_a`` on the left), as the adjudicator's packet shows it."""
     text, number = normalised(study, task, name)
     data = cells.typed_frame(frame, cells.root_names(text, number))
     out = data.select(text.alias("t"), number.alias("n"))
-    return out["t"].to_numpy(), out["n"].fill_null(np.nan).to_numpy()
+    values = out["t"].to_numpy()
+    if isinstance(study.tasks[task].fields[name], PairwiseField):
+        unswapped = pd.DataFrame({"swapped": np.zeros(len(values), dtype=bool)})
+        values = np.asarray(_unblinded(pa.array(values, type=pa.string()), unswapped), dtype=object)
+    return values, out["n"].fill_null(np.nan).to_numpy()
 
 
 def _notes(study: Study, task: str) -> pl.Expr:

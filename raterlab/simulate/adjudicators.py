@@ -40,7 +40,8 @@ from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.files import write_atomic
-from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, PairwiseField, Study
+from raterlab.protocol.pairwise import seen
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
 from raterlab.simulate.profiles import BASE
@@ -111,6 +112,8 @@ def _near(spec, value: Any, rng: np.random.Generator) -> Any:
 def _shown(spec, value: Any) -> str:
     if isinstance(spec, BinaryField):
         return "yes" if value == 1 else "no"
+    if isinstance(spec, PairwiseField):  # the packet shows system_a on the left
+        return seen(str(value), swapped=False)
     return str(value)
 
 
