@@ -131,3 +131,10 @@ def seen(value: str, swapped: bool) -> str:
     """
     value = _MIRROR[value] if swapped else value
     return {v: k for k, v in _SEEN_TO_CANONICAL.items()}[value]
+
+
+def stored_as_answer(value: object) -> object:
+    """A stored (canonical) pairwise value as the answer to the pair shown unswapped
+    (``a`` -> ``left``), for checks that apply the answer rules to stored values; anything
+    else (``skip``, empty, not a canonical value) as it is."""
+    return seen(value, swapped=False) if value in _MIRROR else value
