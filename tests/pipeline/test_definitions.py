@@ -31,6 +31,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "system_metrics": ("consensus", ("consensus",), ("duckdb",)),
     "judge_calibration": ("consensus", ("consensus",), ("duckdb", "png")),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
+    "pairwise_comparisons": ("pairwise", ("labels",), ("duckdb",)),
     "exports": (
         "consensus",
         ("agreement", "condition_comparison", "consensus", "judge_calibration"),
@@ -87,6 +88,7 @@ STRUCTURE_CHECKS = {
     "system_metrics": ("metrics",),
     "judge_calibration": ("judge_calibration", "judge_weights"),
     "condition_comparison": ("condition_comparison", "condition_means"),
+    "pairwise_comparisons": ("pairwise_comparisons",),
 }
 
 PACKETS = {
