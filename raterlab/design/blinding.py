@@ -170,4 +170,5 @@ def seal(study: Study, assignments: pd.DataFrame, secret: bytes) -> pd.DataFrame
     ]
     if key_table["token"].duplicated().any():
         raise RuntimeError("token collision; rotate the blinding secret")
+    key_table["swapped"] = key_table.pop("swapped")  # after the token, as KEY_COLUMNS
     return key_table
