@@ -16,6 +16,7 @@ from raterlab.protocol.fields import FieldSpec
 from raterlab.protocol.judges import Judges
 from raterlab.protocol.metrics import Metrics
 from raterlab.protocol.names import STUDY_NAME, PersonId
+from raterlab.protocol.pairwise import Pairwise
 from raterlab.protocol.rules import (
     AllOf,
     ConditionalRequirement,
@@ -63,6 +64,14 @@ class Task(_Strict):
     allow_back: bool = Field(
         default=True,
         description="Annotators may go back to an item they have moved on from (labeling tool).",
+    )
+    pairwise: Pairwise | None = Field(
+        default=None,
+        description=(
+            "The task's items are pairs of systems' responses to one prompt, made by the "
+            "design from the generations (one record per prompt and system); its shown keys "
+            "include response_left and response_right, which side is which sealed per rater."
+        ),
     )
     renamed: dict[str, str] = Field(
         default_factory=dict,

@@ -32,6 +32,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "judge_calibration": ("consensus", ("consensus",), ("duckdb", "png")),
     "judge_substitution": ("consensus", ("consensus",), ("duckdb",)),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
+    "pairwise_comparisons": ("pairwise", ("labels",), ("duckdb",)),
     "exports": (
         "consensus",
         ("agreement", "condition_comparison", "consensus", "judge_calibration"),
@@ -89,6 +90,7 @@ STRUCTURE_CHECKS = {
     "judge_calibration": ("judge_calibration", "judge_weights"),
     "judge_substitution": ("judge_substitution",),
     "condition_comparison": ("condition_comparison", "condition_means"),
+    "pairwise_comparisons": ("pairwise_comparisons",),
 }
 
 PACKETS = {
