@@ -18,6 +18,7 @@ from raterlab.tables import (
     ingest,
     judges,
     metrics,
+    pairwise_ranking,
     quality,
     simulate,
 )
@@ -35,6 +36,7 @@ TABLES: dict[str, Table] = {
         metrics,
         judges,
         comparison,
+        pairwise_ranking,
         simulate,
     )
     for t in module.TABLES

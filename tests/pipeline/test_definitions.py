@@ -31,6 +31,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "system_metrics": ("consensus", ("consensus",), ("duckdb",)),
     "judge_calibration": ("consensus", ("consensus",), ("duckdb", "png")),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
+    "pairwise_ranking": ("consensus", ("pairwise_comparisons",), ("duckdb",)),
     "exports": (
         "consensus",
         ("agreement", "condition_comparison", "consensus", "judge_calibration"),
@@ -74,6 +75,8 @@ WARNING_CHECKS = {
     ("adjudications", "adjudication_backlog"),
     ("consensus", "unresolved_consensus"),
     ("judge_calibration", "judges_within_bounds"),
+    ("pairwise_ranking", "ranking_intervals_and_systems"),
+    ("pairwise_ranking", "no_position_biased_raters"),
 }
 STRUCTURE_CHECKS = {
     # asset: its gold tables, each with a ``<table>_structure`` check
@@ -87,6 +90,12 @@ STRUCTURE_CHECKS = {
     "system_metrics": ("metrics",),
     "judge_calibration": ("judge_calibration", "judge_weights"),
     "condition_comparison": ("condition_comparison", "condition_means"),
+    "pairwise_ranking": (
+        "pairwise_ranking",
+        "pairwise_win_rates",
+        "pairwise_position_bias",
+        "pairwise_agreement",
+    ),
 }
 
 PACKETS = {
