@@ -98,12 +98,12 @@ class Fit:
 def _existence_problem(counts: PairCounts) -> str | None:
     """Why the maximum-likelihood strengths do not exist, or ``None`` if they do."""
     k = len(counts.systems)
-    names = np.array(counts.systems)
+    names = np.array(counts.systems, dtype=object)
     met = counts.n > 0
     graph = coo_array((np.ones(met.sum()), (counts.i[met], counts.j[met])), shape=(k, k))
     pieces, piece = connected_components(graph, directed=False)
     if pieces > 1:
-        groups = [sorted(names[piece == p]) for p in range(pieces)]
+        groups = [sorted(names[piece == p].tolist()) for p in range(pieces)]
         return f"the comparison graph is not connected: {groups} were never compared across"
     # edge loser -> winner; a tie links both ways
     beat_i = (counts.wins_i + counts.ties) > 0
@@ -116,7 +116,7 @@ def _existence_problem(counts: PairCounts) -> str | None:
         return None
     lost_outside = piece[rows] != piece[cols]
     unbeaten = set(range(pieces)) - set(piece[rows[lost_outside]])
-    groups = [sorted(names[piece == p]) for p in sorted(unbeaten)]
+    groups = [sorted(names[piece == p].tolist()) for p in sorted(unbeaten)]
     return f"{' and '.join(map(str, groups))} never lost to (nor tied with) the other systems"
 
 
