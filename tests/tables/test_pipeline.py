@@ -10,7 +10,7 @@ import dagster as dg
 import duckdb
 import yaml
 
-from assets import agreement, comparison, consensus, judges, metrics, quality
+from assets import agreement, comparison, consensus, judges, metrics, pairwise_ranking, quality
 from assets.design import routed_items_asset
 from assets.ingest import labels
 from assets.tables import column_schema, structure_checks
@@ -23,7 +23,9 @@ from tests.consensus.conftest import build_home
 WRITERS = [
     routed_items_asset,
     labels,
-    *dg.load_assets_from_modules([agreement, quality, consensus, metrics, judges, comparison]),
+    *dg.load_assets_from_modules(
+        [agreement, quality, consensus, metrics, judges, comparison, pairwise_ranking]
+    ),
 ]
 
 
