@@ -151,7 +151,10 @@ def _terms(
     return loglik, gradient, hessian
 
 
-def _objective(counts: PairCounts, x: np.ndarray, davidson: bool, ridge: float):
+def _objective(
+    counts: PairCounts, x: np.ndarray, davidson: bool, ridge: float
+) -> tuple[float, float, np.ndarray, np.ndarray]:
+    """Penalised log-likelihood, log-likelihood, and the penalised gradient and Hessian."""
     k = len(counts.systems)
     loglik, gradient, hessian = _terms(counts, x[:k], x[k] if davidson else None)
     theta = x[:k]

@@ -77,6 +77,21 @@ def _ranks(strength: np.ndarray) -> np.ndarray:
     return rankdata(-strength, method="min", axis=-1).astype(int)
 
 
+def _intervals(replicates: np.ndarray, confidence: float) -> dict[str, np.ndarray]:
+    """Percentile intervals of the strengths and of the ranks over ``replicates`` (none,
+    NaN, when no resample could be fitted)."""
+    if not len(replicates):
+        return dict.fromkeys(("ci_low", "ci_high", "rank_low", "rank_high"), np.nan)
+    tail = (1 - confidence) / 2
+    ranks = _ranks(replicates)
+    return {
+        "ci_low": np.quantile(replicates, tail, axis=0),
+        "ci_high": np.quantile(replicates, 1 - tail, axis=0),
+        "rank_low": np.quantile(ranks, tail, axis=0, method="lower").astype(int),
+        "rank_high": np.quantile(ranks, 1 - tail, axis=0, method="higher").astype(int),
+    }
+
+
 def win_counts(rows: pd.DataFrame, systems: tuple[str, ...]) -> pd.DataFrame:
     """Per system: ``wins``, ``losses``, ``ties``, ``n_comparisons``, ``n_prompts`` and
     ``win_rate`` = (wins + ties / 2) / n_comparisons (a tie is half a win)."""
@@ -119,20 +134,17 @@ def ranking(
     try:
         fit = fit_with_fallback(counts, model)
     except RankingUndefined as error:
-        return table.assign(note=str(error))
+        undefined = ("strength", "rank", "tie_parameter", "ridge")
+        return table.assign(
+            note=str(error), **dict.fromkeys(undefined, np.nan), **_intervals(np.empty((0,)), 0)
+        )
     replicates = bootstrap_strengths(counts, per_prompt, model, fit.ridge, n_resamples, seed)
-    replicates = replicates[~np.isnan(replicates).any(axis=1)]
-    tail = (1 - confidence) / 2
-    ranks = _ranks(replicates)
     table = table.assign(
         strength=fit.strength,
-        ci_low=np.quantile(replicates, tail, axis=0),
-        ci_high=np.quantile(replicates, 1 - tail, axis=0),
         rank=_ranks(fit.strength),
-        rank_low=np.quantile(ranks, tail, axis=0, method="lower").astype(int),
-        rank_high=np.quantile(ranks, 1 - tail, axis=0, method="higher").astype(int),
         tie_parameter=fit.tie_parameter,
         ridge=fit.ridge,
+        **_intervals(replicates[~np.isnan(replicates).any(axis=1)], confidence),
     )
     if fit.ridge:
         return table.assign(note=f"strengths with ridge {fit.ridge}: no maximum-likelihood fit")

@@ -81,3 +81,11 @@ def test_intervals_contain_the_estimate(confidence: float) -> None:
     table = ranking(rows, n_resamples=200, confidence=confidence)
     assert (table["ci_low"] <= table["strength"]).all()
     assert (table["strength"] <= table["ci_high"]).all()
+
+
+def test_all_ties_leave_the_strengths_empty_and_say_why() -> None:
+    rows = counted_comparisons(simulate(TRUTH, 3, seed=7).assign(winner="tie", choice="tie"))
+    table = ranking(rows, n_resamples=20)
+    assert table["strength"].isna().all() and table["ci_low"].isna().all()
+    assert table["note"].str.contains("every comparison is a tie").all()
+    assert (table["win_rate"] == 0.5).all()
