@@ -31,7 +31,7 @@ SHOWN = [
 
 
 @study_asset(
-    group="consensus",
+    group="pairwise",
     deps=["pairwise_comparisons"],
     kinds={"duckdb"},
     table=RANKING.name,

@@ -3,6 +3,7 @@ win-rate matrix, position bias and agreement, per task, field and slice."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 
 import pandas as pd
@@ -15,6 +16,24 @@ from raterlab.pairwise.win_rates import win_rates
 from raterlab.tables.pairwise_ranking import AGREEMENT, POSITION_BIAS, RANKING, WIN_RATES
 
 ALL = "all"
+
+
+def _slice_values(value: object) -> dict:
+    if isinstance(value, dict):
+        return value
+    if value is None or value is pd.NA or value == "" or value != value:  # NULL, NaN
+        return {}
+    return json.loads(str(value))
+
+
+def with_slice_columns(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with one column per key of their ``slices`` column (a JSON object, as text or
+    a dict, of the prompt's slice keys; NULL: none), which wins over a column of that name."""
+    if "slices" not in rows.columns:
+        return rows
+    parsed = [_slice_values(value) for value in rows["slices"].astype(object)]
+    keys = pd.DataFrame(parsed, index=rows.index, dtype=object)
+    return rows.drop(columns=[c for c in keys.columns if c in rows.columns]).join(keys)
 
 
 def slices(rows: pd.DataFrame, keys: Sequence[str]) -> Iterator[tuple[str, pd.DataFrame]]:
@@ -49,9 +68,10 @@ def pairwise_tables(
     """``gold.pairwise_ranking``, ``gold.pairwise_win_rates``, ``gold.pairwise_position_bias``
     and ``gold.pairwise_agreement`` (table name -> rows, columns in declared order, without
     ``study``) from ``comparisons`` (rows of ``gold.pairwise_comparisons``), per task, field
-    and slice (``all`` and ``key=value`` for each of ``slice_keys`` present as a column).
+    and slice (``all`` and ``key=value`` for each of ``slice_keys`` present as a column, or
+    as a key of the JSON column ``slices``: :func:`with_slice_columns`).
     ``seed`` seeds every bootstrap; the same data and seed give the same tables."""
-    rows = counted_comparisons(comparisons)
+    rows = with_slice_columns(counted_comparisons(comparisons))
     built = {
         RANKING: _per_group(rows, slice_keys, lambda _, p: ranking(p, n_resamples, seed=seed)),
         WIN_RATES: _per_group(rows, slice_keys, lambda _, p: win_rates(p)),

@@ -4,6 +4,7 @@ structural checks, and the pairwise_ranking asset writes them from gold.pairwise
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import dagster as dg
@@ -64,3 +65,24 @@ def test_pairwise_ranking_asset(tmp_path: Path) -> None:
         bias = con.sql("SELECT * FROM gold.pairwise_position_bias WHERE flagged").df()
     assert sorted(ranking["system"]) == sorted(TRUTH) and ranking["n_resamples"].eq(1000).all()
     assert set(bias["annotator_id"]) >= {"r3"} and "r1" not in set(bias["annotator_id"])
+
+
+def test_slices_from_the_json_column() -> None:
+    """The prompt's slice keys come as a JSON object in ``slices``; it wins over a column."""
+    comparisons = simulate(TRUTH, 4, seed=1)
+    domain = comparisons["prompt_id"].map(lambda p: "math" if p in ("p0", "p1") else "code")
+    comparisons["slices"] = [json.dumps({"domain": d, "category": d}) for d in domain]
+    comparisons.loc[0, "slices"] = None
+    tables = pairwise_tables(comparisons, ["domain", "category"], n_resamples=20)
+    bias = tables["gold.pairwise_position_bias"]
+    assert set(bias["slice"]) == {
+        "all",
+        "domain=math",
+        "domain=code",
+        "category=math",
+        "category=code",
+    }
+    counts = bias[bias["annotator_id"] == "all"].set_index("slice")["n_non_tie"]
+    assert counts["domain=math"] + counts["domain=code"] == counts["all"] - (
+        comparisons.loc[0, "choice"] != "tie"
+    )

@@ -31,7 +31,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "system_metrics": ("consensus", ("consensus",), ("duckdb",)),
     "judge_calibration": ("consensus", ("consensus",), ("duckdb", "png")),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
-    "pairwise_ranking": ("consensus", ("pairwise_comparisons",), ("duckdb",)),
+    "pairwise_ranking": ("pairwise", ("pairwise_comparisons",), ("duckdb",)),
     "exports": (
         "consensus",
         ("agreement", "condition_comparison", "consensus", "judge_calibration"),
