@@ -27,8 +27,8 @@ COLUMNS = [
 
 
 def choice_matrix(rows: pd.DataFrame) -> pd.DataFrame:
-    """Pairs x annotators of the canonical outcome (an annotator's last rating of a pair
-    when they rated it in more than one round)."""
+    """Pairs x annotators of the canonical outcome (``gold.pairwise_comparisons`` holds one
+    rating per pair and annotator; of several, the last row counts)."""
     return rows.pivot_table(
         index="item_id", columns="annotator_id", values="outcome", aggfunc="last"
     )

@@ -21,9 +21,11 @@ Newton's method with step halving finds the maximum. Identification: the likelih
 differences only; the fit fixes the first system's :math:`\theta` at 0 and reports
 ``strength`` = :math:`\theta_i - \bar\theta` (log-strengths centred at mean 0).
 
-The maximum exists (Ford 1957; for ties, Davidson 1970) iff every split of the systems into
-two groups has a member of each that beat or tied a member of the other: the directed graph
-loser -> winner (ties both ways) is strongly connected. When it is not (a system that never
+Without ties the maximum exists iff every split of the systems into two groups has a member
+of each that beat a member of the other (Ford 1957): the directed graph loser -> winner is
+strongly connected. A tie bounds the difference of its two strengths as a win each way would,
+so :func:`fit_pairs` counts it as an edge both ways (and needs a tie and a non-tie for a
+finite, positive nu). When it is not (a system that never
 loses, never wins, or a comparison graph in pieces), :func:`fit_pairs` raises
 :class:`RankingUndefined` naming the systems, unless ``ridge > 0``: then it maximises
 :math:`\ell - \tfrac{\lambda}{2}\sum_i \theta_i^2` (a normal prior with variance

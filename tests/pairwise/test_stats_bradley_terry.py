@@ -75,7 +75,7 @@ def test_davidson_equals_direct_maximisation() -> None:
 
 
 def test_davidson_solves_its_likelihood_equations() -> None:
-    """Davidson (1970), eq. (3.2)-(3.3): each system's wins plus half its ties equal their
+    """The likelihood equations of Davidson (1970): each system's wins plus half its ties equal their
     expectation, and so do the ties in all."""
     counts = _counts(simulate(TRUTH, n_prompts=10, nu=0.5, seed=4))
     fit = fit_pairs(counts, "davidson")
