@@ -19,6 +19,7 @@ from raterlab.tables import (
     judges,
     metrics,
     pairwise,
+    pairwise_ranking,
     quality,
     simulate,
 )
@@ -37,6 +38,7 @@ TABLES: dict[str, Table] = {
         judges,
         comparison,
         pairwise,
+        pairwise_ranking,
         simulate,
     )
     for t in module.TABLES

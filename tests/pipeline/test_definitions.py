@@ -33,6 +33,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "judge_substitution": ("consensus", ("consensus",), ("duckdb",)),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
     "pairwise_comparisons": ("pairwise", ("labels",), ("duckdb",)),
+    "pairwise_ranking": ("pairwise", ("pairwise_comparisons",), ("duckdb",)),
     "exports": (
         "consensus",
         ("agreement", "condition_comparison", "consensus", "judge_calibration"),
@@ -76,6 +77,8 @@ WARNING_CHECKS = {
     ("adjudications", "adjudication_backlog"),
     ("consensus", "unresolved_consensus"),
     ("judge_calibration", "judges_within_bounds"),
+    ("pairwise_ranking", "ranking_intervals_and_systems"),
+    ("pairwise_ranking", "no_position_biased_raters"),
 }
 STRUCTURE_CHECKS = {
     # asset: its gold tables, each with a ``<table>_structure`` check
@@ -91,6 +94,12 @@ STRUCTURE_CHECKS = {
     "judge_substitution": ("judge_substitution",),
     "condition_comparison": ("condition_comparison", "condition_means"),
     "pairwise_comparisons": ("pairwise_comparisons",),
+    "pairwise_ranking": (
+        "pairwise_ranking",
+        "pairwise_win_rates",
+        "pairwise_position_bias",
+        "pairwise_agreement",
+    ),
 }
 
 PACKETS = {

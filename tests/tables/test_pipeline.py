@@ -10,7 +10,16 @@ import dagster as dg
 import duckdb
 import yaml
 
-from assets import agreement, comparison, consensus, judges, metrics, pairwise, quality
+from assets import (
+    agreement,
+    comparison,
+    consensus,
+    judges,
+    metrics,
+    pairwise,
+    pairwise_ranking,
+    quality,
+)
 from assets.design import routed_items_asset
 from assets.ingest import labels
 from assets.tables import column_schema, structure_checks
@@ -24,7 +33,7 @@ WRITERS = [
     routed_items_asset,
     labels,
     *dg.load_assets_from_modules(
-        [agreement, quality, consensus, metrics, judges, comparison, pairwise]
+        [agreement, quality, consensus, metrics, judges, comparison, pairwise, pairwise_ranking]
     ),
 ]
 
