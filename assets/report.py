@@ -19,6 +19,7 @@ from raterlab.report.build import load_inputs
         "rater_quality",
         "judge_calibration",
         "system_metrics",
+        "pairwise_ranking",
     ],
     kinds={"html"},
 )

@@ -423,7 +423,9 @@ class Comparison(_Strict):
     )
 
 
-Answer = Literal["comparison", "gold_readiness", "judge_agreement", "metric_families", "agreement"]
+Answer = Literal[
+    "comparison", "gold_readiness", "judge_agreement", "metric_families", "agreement", "ranking"
+]
 """What a report's first screen can answer (:mod:`raterlab.report.answers`)."""
 
 
@@ -447,8 +449,10 @@ class ReportSpec(_Strict):
     (agreement per task type on the gold tier, tier shares, cost, spot checks against the drift
     rule), ``judge_agreement`` (each judge against the humans per field, with the human
     ceiling), ``metric_families`` (the metrics per system with intervals), ``agreement``
-    (each field's headline coefficient against its target, and annotators' self-consistency).
-    Default: ``comparison`` when the study declares one, else ``agreement``."""
+    (each field's headline coefficient against its target, and annotators' self-consistency),
+    ``ranking`` (a pairwise study's systems ranked with intervals, the win-rate matrix,
+    position bias and agreement on the same pair). Default: ``comparison`` when the study
+    declares one, else ``agreement``."""
 
     question: str | None = Field(
         default=None, description="The study's question in the PI's words (the first heading)."

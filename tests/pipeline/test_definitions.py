@@ -45,6 +45,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
             "agreement",
             "condition_comparison",
             "judge_calibration",
+            "pairwise_ranking",
             "pilot_agreement",
             "rater_quality",
             "system_metrics",
