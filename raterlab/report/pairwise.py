@@ -108,6 +108,8 @@ def _p(value: float) -> str:
 
 def bias_sentence(bias: pd.DataFrame) -> str:
     """Who is flagged for position bias, with their share of ``left``; else the pooled share."""
+    if bias.empty:
+        return "No position bias computed yet."
     people = bias[bias["annotator_id"] != ALL]
     flagged = people[people["flagged"].astype(bool)]
     if flagged.empty:
