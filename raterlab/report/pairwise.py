@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import pandas as pd
 
@@ -74,14 +75,11 @@ def ranking_sentence(name: str, ranking: pd.DataFrame) -> str:
     if len(systems) > 1:
         text += f", then {_join(systems[1:])}"
     text += f", from {int(rows['n_comparisons'].sum() // 2)} comparisons."
+    ordered = rows[["system", "rank_low", "rank_high"]].to_dict("records")
     unclear = [
-        f"{a} and {b}"
-        for (a, a_high), (b, b_low) in zip(
-            zip(rows["system"], rows["rank_high"], strict=True),
-            zip(rows["system"].iloc[1:], rows["rank_low"].iloc[1:], strict=True),
-            strict=False,
-        )
-        if not pd.isna(a_high) and not pd.isna(b_low) and b_low <= a_high
+        f"{upper['system']} and {lower['system']}"
+        for upper, lower in pairwise(ordered)
+        if lower["rank_low"] <= upper["rank_high"]
     ]
     if unclear:
         text += f" Not clearly ordered (rank intervals overlap): {'; '.join(unclear)}."
