@@ -20,6 +20,7 @@ from raterlab.report.build import load_inputs
         "judge_calibration",
         "judge_verdicts",
         "system_metrics",
+        "pairwise_ranking",
     ],
     kinds={"html"},
 )

@@ -193,6 +193,38 @@ def judges_lines(home: Home, studies: list[str]) -> list[str]:
     return lines
 
 
+def pairwise_lines(home: Home) -> list[str]:
+    """Per pairwise study: each system's share of the comparisons it won, and each
+    annotator's share of `left` among their non-tie choices."""
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        if not warehouse.table_exists(con, "gold.pairwise_comparisons"):
+            return []
+        wins = con.execute(
+            """SELECT study, string_agg(system || ' ' || printf('%.2f', won), ', '
+                                        ORDER BY won DESC)
+               FROM (SELECT study, system, avg((winner = system)::INT) AS won
+                     FROM (SELECT study, winner, system_a AS system FROM gold.pairwise_comparisons
+                           UNION ALL
+                           SELECT study, winner, system_b FROM gold.pairwise_comparisons)
+                     GROUP BY ALL)
+               GROUP BY study ORDER BY study"""
+        ).fetchall()
+        left = dict(
+            con.execute(
+                """SELECT study, string_agg(annotator_id || ' ' || printf('%.2f', share), ', '
+                                            ORDER BY annotator_id)
+                   FROM (SELECT study, annotator_id, avg((choice = 'left')::INT) AS share
+                         FROM gold.pairwise_comparisons WHERE choice <> 'tie' GROUP BY ALL)
+                   GROUP BY study"""
+            ).fetchall()
+        )
+    return [
+        line
+        for study, won in wins
+        for line in (f"{study}: won {won}", f"{study}: left share {left.get(study, '-')}")
+    ]
+
+
 def quarantine_lines(home: Home) -> list[str]:
     with warehouse.connect(home.warehouse, read_only=True) as con:
         rows = con.execute(
@@ -236,6 +268,12 @@ def main() -> int:
         "reports/<study>/judge_calibration.png)"
     )
     for line in judges_lines(home, studies):
+        console.print(f"  {line}")
+    console.print(
+        "[bold]Pairwise[/bold] (gold.pairwise_comparisons: share of comparisons won; "
+        "share of left among decided choices)"
+    )
+    for line in pairwise_lines(home):
         console.print(f"  {line}")
     console.print("[bold]Quarantined files[/bold] (their corrected versions were resubmitted)")
     for line in quarantine_lines(home):

@@ -1,8 +1,8 @@
-"""Write the sample generations of the five bundled studies, deterministically.
+"""Write the sample generations of the six bundled studies, deterministically.
 
 For each study this writes ``studies/<study>/generations.jsonl`` (one JSON object per line,
 UTF-8, keys in a fixed order) and the study's generated documents where it has them
-(``correctness_ab/cheat_sheet.md``, ``empathy/guide.md``):
+(``correctness_ab/cheat_sheet.md``, ``empathy/guide.md``, ``pairwise_arena/guide.md``):
 
 - ``correctness_ab``: 50 coding prompts answered in condition A (with the team's
   instruction memory) and B (without), plus 3 attention checks and 10 calibration examples.
@@ -15,6 +15,9 @@ UTF-8, keys in a fixed order) and the study's generated documents where it has t
 - ``empathy``: 130 replies to emotional disclosures, 10 calibration and 3 attention items.
 - ``gold_tiers``: 1,040 cases over four task types, with the hidden verdicts of three LLM
   judges (``_generate/judges.py``).
+- ``pairwise_arena``: 30 prompts in three categories answered by four assistants of
+  distinct planted quality (one record per prompt and assistant; the design makes the
+  pairs), plus 3 attention pairs; and its guide.
 
 The text is the hand-written material in ``studies/_samples/<study>/`` (YAML and Markdown);
 the code in ``studies/_generate/`` only combines it, with one ``random.Random(seed)`` per
@@ -35,7 +38,14 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from _generate import correctness_ab, empathy, judges, plugin_triggers, rag_triplet
+from _generate import (
+    correctness_ab,
+    empathy,
+    judges,
+    pairwise_arena,
+    plugin_triggers,
+    rag_triplet,
+)
 from _generate.gold_tiers import cases as gold_tiers
 from _generate.records import Record, check_unique_ids, write_jsonl, write_text
 
@@ -52,6 +62,7 @@ STUDIES: dict[str, tuple[int, Generator]] = {
     "plugin_triggers": (20261103, plugin_triggers.generate),
     "empathy": (20261104, empathy.generate),
     "gold_tiers": (20261105, gold_tiers.generate),
+    "pairwise_arena": (20261106, pairwise_arena.generate),
 }
 
 

@@ -39,6 +39,7 @@ from raterlab.csvsafe import neutralise
 from raterlab.design.blinding import token
 from raterlab.design.instructions import allowed_values
 from raterlab.design.packets import finish_packet
+from raterlab.design.pairs import shown_pair
 from raterlab.ingest.study_tables import StudyTables
 from raterlab.protocol import Study
 from raterlab.settings import Home
@@ -118,6 +119,15 @@ def _instructions(study: Study, batch: str, n_cases: int, n_rows: int) -> str:
     )
 
 
+def _shown(study: Study, task: str, record: dict) -> dict:
+    """The item as the adjudicator reads it: its shown keys; a pair with ``system_a``'s
+    response on the left (so ``left`` decides for ``a``, as the ratings are stored)."""
+    spec = study.tasks[task]
+    if spec.pairwise is not None:
+        return shown_pair(spec, record, swapped=False)
+    return {k: record[k] for k in spec.shown}
+
+
 def write_adjudication_packet(
     study: Study, rows: pd.DataFrame, tables: StudyTables, target: Path
 ) -> list[dict]:
@@ -141,7 +151,7 @@ def write_adjudication_packet(
             "position": int(first["position"]),
             "task": task,
             "unit": study.tasks[task].unit,
-            "item": {k: record[k] for k in study.tasks[task].shown},
+            "item": _shown(study, task, record),
             "disputed": [
                 field_card(study, task, f, r)
                 for f, r in zip(case_rows["field"], case_rows["reasons"], strict=True)

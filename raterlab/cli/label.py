@@ -56,9 +56,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _study(name: str) -> Study:
-    from raterlab.protocol import load_study
+    """The study, refused (a :class:`~raterlab.protocol.StudyError`) if it has pairwise
+    tasks, which the terminal tool does not show yet."""
+    from raterlab.protocol import StudyError, load_study
+    from raterlab.protocol.pairwise import front_end_problems
 
-    return load_study(studies_dir() / f"{name}.yaml")
+    study = load_study(studies_dir() / f"{name}.yaml")
+    if problems := front_end_problems(study, "the terminal labeling tool"):
+        raise StudyError(f"{name}.yaml", problems)
+    return study
 
 
 def _labeler(args: argparse.Namespace, home: Home) -> Labeler:

@@ -37,7 +37,17 @@ def _export_packet(home: Home, study: Study, annotator: str, batch: str) -> list
     """:func:`raterlab.labelstudio.tasks.export_packet`, imported when a packet is written."""
     from raterlab.labelstudio.tasks import export_packet
 
+    _refuse_pairwise(study)
     return export_packet(home, study, annotator, batch)
+
+
+def _refuse_pairwise(study: Study) -> None:
+    """Label Studio projects are not written for pairwise tasks yet: say so."""
+    from raterlab.protocol import StudyError
+    from raterlab.protocol.pairwise import front_end_problems
+
+    if problems := front_end_problems(study, "raterlab labelstudio"):
+        raise StudyError(f"{study.name}.yaml", problems)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,6 +83,7 @@ def _read(args: argparse.Namespace, home: Home) -> tuple[Study, Converted]:
     from raterlab.protocol import load_study
 
     study = load_study(studies_dir() / f"{args.study}.yaml")
+    _refuse_pairwise(study)
     controls = {name for task in study.tasks.values() for name in task.fields}
     tasks: list[ExportedTask] = read_export(args.path, controls)
     issued = home.warehouse.is_file()

@@ -8,6 +8,13 @@ annotators (or two copies of a duplicate) never share one. The token -> item map
 Order within a packet: calibration items first (shuffled among themselves), then everything
 else shuffled together, with each duplicate copy placed at least half a packet away from its
 original. Nothing marks an item as a duplicate, attention check or calibration item.
+
+Sides of a pair (pairwise tasks, :mod:`raterlab.protocol.pairwise`): ``swapped`` is true
+where the packet shows ``system_b``'s response on the left. In each packet, the first copies
+of the pairs are shuffled and given alternating sides starting with a random one, so the
+packet shows ``system_a`` on the left in half of them (the two counts differ by at most
+one); a hidden duplicate is shown with the sides of its first copy swapped. It is drawn
+from the study's seed and the packet, like the order, and lives in the sealed key only.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from raterlab.errors import SecretMismatch
 from raterlab.protocol import Study
 
 TOKEN_LENGTH = 12
-KEY_COLUMNS = (*ASSIGNMENT_COLUMNS, "position", "token")
+KEY_COLUMNS = (*ASSIGNMENT_COLUMNS, "position", "token", "swapped")
 """Columns of the sealed key (``staging.blinding_key``), as :func:`seal` returns them."""
 
 
@@ -109,11 +116,36 @@ def _order(rows: pd.DataFrame, rng: np.random.Generator) -> list[int]:
     return order + body_order
 
 
-def seal(study: Study, assignments: pd.DataFrame, secret: bytes) -> pd.DataFrame:
-    """The sealed key: ``assignments`` plus ``position`` (1-based, per packet) and ``token``.
+def _sides(study: Study, rows: pd.DataFrame, rng: np.random.Generator) -> np.ndarray:
+    """``swapped`` of one packet's rows (see the module docstring); false outside pairwise
+    tasks."""
+    pairwise = rows["task"].map(lambda t: study.tasks[t].pairwise is not None).to_numpy(bool)
+    copy = rows["copy"].to_numpy()
+    swapped = np.zeros(len(rows), dtype=bool)
+    first = np.flatnonzero(pairwise & (copy == 0))
+    start = int(rng.integers(2))
+    swapped[first[rng.permutation(len(first))]] = (np.arange(len(first)) + start) % 2 == 1
+    side = {
+        (t, i): s
+        for t, i, s in zip(
+            rows["task"].to_numpy()[first],
+            rows["item_id"].to_numpy()[first],
+            swapped[first],
+            strict=True,
+        )
+    }
+    for at in np.flatnonzero(pairwise & (copy != 0)):
+        swapped[at] = not side[(rows["task"].iloc[at], rows["item_id"].iloc[at])]
+    return swapped
 
-    A packet is one (annotator, batch); its order is shuffled with a generator seeded from the
-    study's seed and the packet, so the same seed gives the same packets.
+
+def seal(study: Study, assignments: pd.DataFrame, secret: bytes) -> pd.DataFrame:
+    """The sealed key: ``assignments`` plus ``position`` (1-based, per packet), ``token`` and
+    ``swapped`` (a pair's sides, false outside pairwise tasks).
+
+    A packet is one (annotator, batch); its order and its pairs' sides are drawn with
+    generators seeded from the study's seed and the packet, so the same seed gives the same
+    packets.
     """
     parts = []
     for (annotator, batch), rows in assignments.groupby(["annotator_id", "batch"], sort=True):
@@ -121,6 +153,9 @@ def seal(study: Study, assignments: pd.DataFrame, secret: bytes) -> pd.DataFrame
         rng = np.random.default_rng([study.design.seed, 3, key])
         ordered = rows.loc[_order(rows, rng)].copy()
         ordered["position"] = np.arange(1, len(ordered) + 1)
+        ordered["swapped"] = _sides(
+            study, ordered, np.random.default_rng([study.design.seed, 8, key])
+        )
         parts.append(ordered)
     key_table = pd.concat(parts, ignore_index=True)
     key_table["token"] = [
@@ -135,4 +170,5 @@ def seal(study: Study, assignments: pd.DataFrame, secret: bytes) -> pd.DataFrame
     ]
     if key_table["token"].duplicated().any():
         raise RuntimeError("token collision; rotate the blinding secret")
+    key_table["swapped"] = key_table.pop("swapped")  # after the token, as KEY_COLUMNS
     return key_table

@@ -4,6 +4,12 @@ A record is one JSON object per line: ``id``, ``task``, optionally ``role`` (``a
 ``calibration``) and ``expected`` (the known answer of such an item), and exactly the keys its
 task declares as shown or hidden. A key the study does not declare is an error: what an
 annotator may see must be a decision, never an accident.
+
+A pairwise task's item records are one system's response to one prompt (its shared keys,
+its ``by`` key, its response key and its other hidden keys); they are read into the task's
+pair items (:mod:`raterlab.design.pairs`). Its attention and calibration records are pairs
+already, with each system's keys suffixed ``_a`` / ``_b`` and ``expected`` in the pair's
+canonical orientation (``a``: the ``_a`` response is better).
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from typing import Any
 
 import pandas as pd
 
-from raterlab.protocol import Study
+from raterlab.design.pairs import pair_rows
+from raterlab.protocol import Study, Task
+from raterlab.protocol.pairwise import pair_keys, record_keys
 from raterlab.protocol.study import RECORD_KEYS, ROLES
 
 COLUMNS = ("item_id", "task", "role", "record", "expected", "line")
@@ -57,13 +65,36 @@ def _check_record(study: Study, obj: Any) -> list[str]:
     role = obj.get("role", "item")
     if role not in ROLES:
         problems.append(f"unknown role {role!r} (use one of {', '.join(ROLES)})")
-    declared = set(task.item_keys)
+    keys = _record_keys(task, role)
+    declared = set(keys)
     for key in obj:
         if key not in declared and key not in RECORD_KEYS:
             problems.append(f"key {key!r} is not declared in tasks.{obj['task']}.shown or .hidden")
-    problems += [f"missing key {key!r}" for key in task.item_keys if key not in obj]
+    problems += [f"missing key {key!r}" for key in keys if key not in obj]
     problems += _check_expected(study, obj, role)
     return problems
+
+
+def _record_keys(task: Task, role: str) -> list[str]:
+    """The keys a record of ``task`` in ``role`` holds (see the module doc)."""
+    if task.pairwise is None:
+        return task.item_keys
+    return record_keys(task) if role == "item" else pair_keys(task)
+
+
+def _with_pairs(
+    study: Study, rows: list[dict[str, Any]], file: str
+) -> tuple[list[dict], list[LineProblem]]:
+    """``rows`` with each pairwise task's item records replaced by its pair items."""
+    problems: list[LineProblem] = []
+    out = [r for r in rows if study.tasks[r["task"]].pairwise is None or r["role"] != "item"]
+    for name, task in study.tasks.items():
+        if task.pairwise is not None:
+            mine = [r for r in rows if r["task"] == name and r["role"] == "item"]
+            pairs, found = pair_rows(study, name, mine)
+            out += pairs
+            problems += [LineProblem(file, 0, f"task {name}: {m}") for m in found]
+    return out, problems
 
 
 def _check_expected(study: Study, obj: dict[str, Any], role: str) -> list[str]:
@@ -87,7 +118,8 @@ def read_generations(study: Study, path: str | Path | None = None) -> pd.DataFra
     """All items of ``study`` as a DataFrame with columns :data:`COLUMNS`.
 
     ``record`` holds the item's shown and hidden keys (a dict), ``expected`` the known answer
-    of an attention or calibration item (a dict or ``None``), ``line`` the 1-based line number.
+    of an attention or calibration item (a dict or ``None``), ``line`` the 1-based line number
+    (of a pair item: of its ``system_a`` record).
     Raises :class:`GenerationsError` listing every bad line (file, line number, what is wrong).
     """
     path = Path(path) if path else study.path_of(study.generations)
@@ -121,6 +153,8 @@ def read_generations(study: Study, path: str | Path | None = None) -> pd.DataFra
                     "line": number,
                 }
             )
+    if not problems:
+        rows, problems = _with_pairs(study, rows, path.name)
     if problems:
         raise GenerationsError(problems)
     if not rows:

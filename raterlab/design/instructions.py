@@ -11,6 +11,7 @@ from raterlab.protocol import (
     ConfidenceField,
     LikertField,
     ListField,
+    PairwiseField,
     Study,
     Task,
 )
@@ -29,6 +30,12 @@ def allowed_values(spec: FieldSpec) -> str:
         text = "1 (yes) or 0 (no)"
     elif isinstance(spec, LikertField):
         text = f"a whole number from {spec.min} to {spec.max}"
+    elif isinstance(spec, PairwiseField):
+        text = (
+            "which response is better: "
+            + ", ".join(f"`{value}`" for value in spec.answers_seen())
+            + " (`response_left` is on the left, `response_right` on the right)"
+        )
     elif isinstance(spec, CategoricalField):
         text = "one of " + ", ".join(f"`{label}`" for label in spec.labels)
     elif isinstance(spec, ConfidenceField):

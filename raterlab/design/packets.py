@@ -20,6 +20,7 @@ import pandas as pd
 
 from raterlab.csvsafe import neutralise
 from raterlab.design.instructions import packet_instructions
+from raterlab.design.pairs import shown_pair
 from raterlab.files import sha256_of
 from raterlab.protocol import Study
 
@@ -96,13 +97,21 @@ def _write_template(path: Path, study: Study, columns: list[str], rows: pd.DataF
             writer.writerow([neutralise(filled.get(c, "")) for c in columns])
 
 
+def _shown(study: Study, task: str, record: dict, swapped: bool) -> dict:
+    """An item's shown keys; a pair's two responses on the sides the key sealed."""
+    spec = study.tasks[task]
+    if spec.pairwise is not None:
+        return shown_pair(spec, record, swapped)
+    return {key: record[key] for key in spec.shown}
+
+
 def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict]) -> list[str]:
     lines = []
-    for tok, task, item_id, position in zip(
-        rows["token"], rows["task"], rows["item_id"], rows["position"], strict=True
+    swapped = rows["swapped"] if "swapped" in rows else pd.Series(False, index=rows.index)
+    for tok, task, item_id, position, side in zip(
+        rows["token"], rows["task"], rows["item_id"], rows["position"], swapped, strict=True
     ):
-        record = records[item_id]
-        shown = {key: record[key] for key in study.tasks[task].shown}
+        shown = _shown(study, task, records[item_id], bool(side))
         entry = {study.packet.item_column: tok, "position": int(position), "task": task, **shown}
         lines.append(json.dumps(entry, ensure_ascii=False))
     return lines

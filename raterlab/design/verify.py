@@ -16,7 +16,8 @@ import ahocorasick
 import pandas as pd
 
 from raterlab.design.rounds import is_pilot, latest_pilot_only
-from raterlab.protocol import Study
+from raterlab.protocol import Study, Task
+from raterlab.protocol.pairwise import SUFFIXES, pair_hidden_keys
 
 Result = tuple[list[str], dict[str, Any]]
 MIN_LEAK_LENGTH = 6
@@ -141,13 +142,21 @@ def hidden_needles(study: Study, generations: pd.DataFrame) -> set[str]:
     return needles | {str(i) for i in generations["item_id"]}
 
 
+def _hidden_of(task: Task) -> list[str]:
+    """The hidden keys of the task's item records: of a pair item, each system's own keys
+    (``system_a``, ``system_b``...) but the responses it shows."""
+    return task.hidden if task.pairwise is None else pair_hidden_keys(task)
+
+
 def _values_of(study: Study, generations: pd.DataFrame, keys: list[str] | None = None) -> set[str]:
-    """The items' values of hidden ``keys`` (default: every hidden key of their task), as
-    text; booleans and nested values are not searched for."""
+    """The items' values of hidden ``keys`` (default: every hidden key of their task; a key
+    of a pair's systems stands for both of its suffixed keys), as text; booleans and nested
+    values are not searched for."""
     found = set()
+    wanted = None if keys is None else {*keys, *(k + s for k in keys for s in SUFFIXES)}
     for task, record in zip(generations["task"], generations["record"], strict=True):
-        hidden = study.tasks[task].hidden
-        for key in hidden if keys is None else set(keys) & set(hidden):
+        hidden = _hidden_of(study.tasks[task])
+        for key in hidden if wanted is None else wanted & set(hidden):
             value = record.get(key)
             if isinstance(value, str | int | float) and not isinstance(value, bool):
                 found.add(str(value))
@@ -163,6 +172,16 @@ def _unshown(study: Study, entry: dict) -> dict:
     if isinstance(rest.get("item"), dict):
         rest.pop("item")
     return rest
+
+
+def _pair_entry_problems(study: Study, entry: dict) -> list[str]:
+    """Keys of a pair's reference line beyond its token, position, task and shown keys: any
+    other key (a side, a system's name) would unblind it."""
+    task = study.tasks.get(entry.get("task", ""))
+    if task is None or task.pairwise is None:
+        return []
+    allowed = {study.packet.item_column, "position", "task", *task.shown}
+    return sorted(set(entry) - allowed)
 
 
 def needle_automaton(needles: set[str]) -> ahocorasick.Automaton:
@@ -195,7 +214,8 @@ def verify_no_hidden_values(
 ) -> Result:
     """No packet file holds a hidden value, a hidden key, or a source item id, anywhere but
     inside the shown values of the items it presents (substring search: a needle inside a
-    longer word is found too)."""
+    longer word is found too); a pair's reference line holds nothing but its token, position,
+    task and shown keys (so neither its sides nor its systems)."""
     needles = hidden_needles(study, generations)
     automaton = needle_automaton(needles) if needles else None
     longest = max(map(len, needles), default=0)
@@ -213,6 +233,8 @@ def verify_no_hidden_values(
                 leaked = hidden_keys.intersection(entry)
                 if leaked:
                     problems.append(f"{file}:{number} holds hidden key(s) {sorted(leaked)}")
+                if extra := _pair_entry_problems(study, entry):
+                    problems.append(f"{file}:{number} shows a pair with key(s) {extra}")
             text = "\n".join(json.dumps(_unshown(study, e), ensure_ascii=False) for e in entries)
         search = guide_automaton if guide and Path(file).name == guide else automaton
         if search is not None and (found := first_needle(search, longest, text)):

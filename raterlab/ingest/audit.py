@@ -13,7 +13,8 @@ from raterlab.design.packets import template_columns
 from raterlab.ingest.read import ROW
 from raterlab.ingest.row_checks import failures
 from raterlab.ingest.rules import TIME_COLUMN, task_rules
-from raterlab.protocol import ConfidenceField, Study
+from raterlab.protocol import ConfidenceField, PairwiseField, Study
+from raterlab.protocol.pairwise import stored_as_answer
 
 
 def pending_files(inbox: Path) -> list[Path]:
@@ -34,7 +35,8 @@ def coverage(key: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
 
 
 def wide_text(study: Study, task: str, labels: pd.DataFrame) -> pd.DataFrame:
-    """Accepted labels of one task back in the shape of a returned file (text cells)."""
+    """Accepted labels of one task back in the shape of a returned file (text cells); a
+    pairwise value (stored canonically) written as an answer to the pair shown unswapped."""
     rows = labels[labels["task"] == task]
     wide = rows.pivot_table(index="rating_id", columns="field", values="value", aggfunc="first")
     meta = rows.groupby("rating_id")[
@@ -48,6 +50,9 @@ def wide_text(study: Study, task: str, labels: pd.DataFrame) -> pd.DataFrame:
     for column in template_columns(study, task):
         if column not in wide:
             wide[column] = ""
+    for name, spec in study.tasks[task].fields.items():
+        if isinstance(spec, PairwiseField):
+            wide[name] = wide[name].map(stored_as_answer)
     imported = (wide["round"] == "import").to_numpy()
     wide = wide[template_columns(study, task)].fillna("").astype(str)
     wide.insert(0, ROW, np.arange(len(wide)))

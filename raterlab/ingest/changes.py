@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 from raterlab import memo, warehouse
@@ -38,7 +39,8 @@ from raterlab.errors import StudyChanged
 from raterlab.ingest.read import ROW
 from raterlab.ingest.row_checks import failures
 from raterlab.ingest.rules import task_rules
-from raterlab.protocol import Study
+from raterlab.protocol import PairwiseField, Study
+from raterlab.protocol.pairwise import stored_as_answer
 from raterlab.tables import ddl
 from raterlab.tables.ingest import HELD_RATINGS
 
@@ -107,7 +109,11 @@ def rejected_values(study: Study, values: pd.DataFrame) -> pd.DataFrame:
         rules = [r for r in task_rules(study, task) if r.column == name and r.name in DOMAIN_RULES]
         if not rules:
             continue
-        cells = pd.DataFrame({name: group["value"].astype(str).to_numpy(), ROW: range(len(group))})
+        stored = group["value"].astype(str).to_numpy()
+        checked = stored
+        if isinstance(study.tasks[task].fields[name], PairwiseField):  # stored canonically
+            checked = np.array([stored_as_answer(v) for v in stored], dtype=object)
+        cells = pd.DataFrame({name: checked, ROW: range(len(group))})
         broken = failures(cells, rules, f"{study.name}.{task}")
         if len(broken):
             at = broken["position"].to_numpy(dtype=int)
@@ -116,7 +122,7 @@ def rejected_values(study: Study, values: pd.DataFrame) -> pd.DataFrame:
                     {
                         "task": task,
                         "field": name,
-                        "value": cells[name].to_numpy()[at],
+                        "value": stored[at],
                         "rule": broken["rule"].to_numpy(),
                         "message": broken["message"].to_numpy(),
                     }

@@ -11,7 +11,7 @@ from raterlab import warehouse
 from raterlab.ingest.key import SealedKey
 from raterlab.protocol import Study
 
-KEY_SELECT = "token, annotator_id, round, batch, task, item_id, kind, copy"
+KEY_SELECT = "token, annotator_id, round, batch, task, item_id, kind, copy, swapped"
 """The SQL select list of what validation and unblinding read of the sealed key."""
 
 

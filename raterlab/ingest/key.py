@@ -28,7 +28,7 @@ PACKET = ("annotator_id", "batch", "task")
 @dataclass(frozen=True)
 class SealedKey:
     rows: pa.Table
-    """The key's rows (token, annotator_id, round, batch, task, item_id, kind, copy); each
+    """The key's rows (token, annotator_id, round, batch, task, item_id, kind, copy, swapped); each
     token once."""
 
     def __len__(self) -> int:

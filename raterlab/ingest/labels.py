@@ -26,9 +26,11 @@ from raterlab.protocol import (
     ConfidenceField,
     LikertField,
     ListField,
+    PairwiseField,
     Study,
     TextField,
 )
+from raterlab.protocol.pairwise import canonical
 from raterlab.tables import names
 from raterlab.tables.ingest import LABELS
 
@@ -58,6 +60,8 @@ def normalised(study: Study, task: str, name: str) -> tuple[pl.Expr, pl.Expr]:
     elif isinstance(spec, LikertField):
         number = cells.number(name)
         text = pl.coalesce(number.round(0).cast(pl.Int64, strict=False).cast(pl.String), raw)
+    elif isinstance(spec, PairwiseField):  # as seen; made canonical with the key's side
+        text = pl.coalesce(cells.label(name, spec.answers_seen()), raw)
     elif isinstance(spec, CategoricalField):
         text = pl.coalesce(cells.label(name, tuple(spec.labels)), raw)
     elif isinstance(spec, ListField):
@@ -74,11 +78,16 @@ def normalised_values(
     study: Study, task: str, name: str, frame: pd.DataFrame
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`normalised` evaluated on ``frame``'s column ``name``: canonical text (``None``
-    where empty) and number (NaN where not a number)."""
+    where empty) and number (NaN where not a number). A pairwise answer is read as given on a
+    pair shown unswapped (``system_a`` on the left), as the adjudicator's packet shows it."""
     text, number = normalised(study, task, name)
     data = cells.typed_frame(frame, cells.root_names(text, number))
     out = data.select(text.alias("t"), number.alias("n"))
-    return out["t"].to_numpy(), out["n"].fill_null(np.nan).to_numpy()
+    values = out["t"].to_numpy()
+    if isinstance(study.tasks[task].fields[name], PairwiseField):
+        unswapped = pd.DataFrame({"swapped": np.zeros(len(values), dtype=bool)})
+        values = np.asarray(_unblinded(pa.array(values, type=pa.string()), unswapped), dtype=object)
+    return values, out["n"].fill_null(np.nan).to_numpy()
 
 
 def _notes(study: Study, task: str) -> pl.Expr:
@@ -277,6 +286,26 @@ def _table(
         "source_row": pa.array(rows[ROW].to_numpy()),
     }
     for name in keep:
-        columns[value_column(name)] = values[value_column(name)]
+        value = values[value_column(name)]
+        if isinstance(study.tasks[task].fields[name], PairwiseField):
+            value = _unblinded(value, joined)
+        columns[value_column(name)] = value
         columns[number_column(name)] = values[number_column(name)]
     return pa.table(columns)
+
+
+def _unblinded(seen: pa.ChunkedArray | pa.Array, joined: pd.DataFrame) -> pa.Array:
+    """A pairwise field's answers as seen (``left``...) in each pair's canonical orientation
+    (:func:`raterlab.protocol.pairwise.canonical`), by the sealed key's ``swapped``; ``skip``
+    and empty cells stay as they are."""
+    if "swapped" not in joined:
+        raise ValueError(
+            "pairwise answers need the sealed key's sides (swapped): they come back only "
+            "through the study's packets"
+        )
+    sides = pd.Series(joined["swapped"]).fillna(False).astype(bool).to_numpy()
+    out = [
+        canonical(v, bool(s)) if v is not None and v != SKIP_VALUE else v
+        for v, s in zip(seen.to_pylist(), sides, strict=True)
+    ]
+    return pa.array(out, type=pa.string())

@@ -20,6 +20,7 @@ from raterlab.protocol import (
     CategoricalField,
     LikertField,
     ListField,
+    PairwiseField,
     Study,
     Task,
     TextField,
@@ -102,6 +103,8 @@ def _matches(task: Task, name: str, values: list) -> pl.Expr:
         found = cells.binary(name).is_in([float(v) for v in values])
     elif isinstance(spec, LikertField):
         found = cells.number(name).is_in([float(v) for v in values])
+    elif isinstance(spec, PairwiseField):  # the answer as written: left, right, tie
+        found = cells.lower(name).is_in([str(v).lower() for v in values])
     elif isinstance(spec, CategoricalField):
         found = cells.label(name, tuple(spec.labels)).is_in([str(v) for v in values])
     else:

@@ -12,6 +12,7 @@ from raterlab.protocol.fields import (
     ConfidenceField,
     LikertField,
     ListField,
+    PairwiseField,
     TextField,
 )
 from raterlab.protocol.load import StudyError, discover_studies, load_study, parse_study
@@ -29,6 +30,7 @@ __all__ = [
     "ItemPredicate",
     "LikertField",
     "ListField",
+    "PairwiseField",
     "Study",
     "StudyError",
     "Task",

@@ -5,7 +5,9 @@ spreadsheet's drop-downs) and ingest's rules accept exactly these values
 (:mod:`raterlab.ingest.rules`), so a value one front end offers is never one ingest rejects.
 A binary, Likert, categorical or confidence field answers one of its domain's values, then
 ``skip`` where the study lets the field be skipped (its reason is then required in the text
-field the study names). Free text and lists have no fixed answers.
+field the study names). A pairwise field answers the side the annotator prefers as they saw
+it (``left``, ``right``, ``tie``...), which ingest re-expresses in the pair's canonical
+orientation. Free text and lists have no fixed answers.
 """
 
 from __future__ import annotations
@@ -20,10 +22,21 @@ from raterlab.protocol.fields import (
     ConfidenceField,
     FieldSpec,
     LikertField,
+    PairwiseField,
 )
 
 BINARY_WORDS = {1: "yes", 0: "no"}
 """A binary answer as people pick it (ingest reads ``yes``/``no`` as 1/0)."""
+
+
+PAIRWISE_WORDS = {
+    "left": "left is better",
+    "right": "right is better",
+    "tie": "tie (equally good)",
+    "much_left": "left is much better",
+    "much_right": "right is much better",
+}
+"""A pairwise answer as people pick it."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +62,8 @@ def _domain_answers(spec: FieldSpec) -> list[Answer]:
             Answer(str(v), f"{v}: {spec.anchors[v]}" if v in spec.anchors else str(v), v)
             for v in spec.domain()
         ]
+    if isinstance(spec, PairwiseField):  # as seen; ingest stores it canonically
+        return [Answer(value, PAIRWISE_WORDS[value], value) for value in spec.answers_seen()]
     if isinstance(spec, CategoricalField):
         return [Answer(label, label, label) for label in spec.domain()]
     if isinstance(spec, ConfidenceField):

@@ -14,8 +14,15 @@ from raterlab.protocol.coefficients import (
     design_problem,
     field_problem,
 )
-from raterlab.protocol.fields import BinaryField, CategoricalField, LikertField, TextField
+from raterlab.protocol.fields import (
+    BinaryField,
+    CategoricalField,
+    LikertField,
+    PairwiseField,
+    TextField,
+)
 from raterlab.protocol.names import FIELD_NAME, FIELD_NAME_RULE, TASK_NAME, TASK_NAME_RULE
+from raterlab.protocol.pairwise import SHOWN_SIDES, pairwise_fields
 from raterlab.protocol.rules import AllOf, ItemPredicate
 from raterlab.protocol.study import (
     BUILTIN_SLICES,
@@ -136,11 +143,15 @@ def _check_task(path: str, task: Task) -> Iterator[Problem]:
             if problem := _unknown_field(task, name):
                 yield where, problem
         for name in rule.when.any_of:
-            domain = task.fields[name].domain() if name in task.fields else None
+            spec = task.fields.get(name)
+            domain = spec.domain() if spec is not None else None
+            if isinstance(spec, PairwiseField):  # a rule reads the answer as written
+                domain = spec.answers_seen()
             bad = [v for v in rule.when.in_ if domain is not None and v not in domain]
             if bad:
                 yield where, f"values {bad} are not allowed for field {name!r}"
     yield from _check_renamed(f"{path}.renamed", task)
+    yield from _check_pairwise(path, task)
     for i, constraint in enumerate(task.constraints):
         where = f"{path}.constraints[{i}]"
         for name in (constraint.antecedent, constraint.consequent):
@@ -148,6 +159,30 @@ def _check_task(path: str, task: Task) -> Iterator[Problem]:
                 yield where, problem
             elif not isinstance(task.fields[name], BinaryField):
                 yield where, f"field {name!r} is not binary; constraints relate binary fields"
+
+
+def _check_pairwise(path: str, task: Task) -> Iterator[Problem]:
+    """A pairwise field only in a pairwise task; a pairwise task shows both sides, hides
+    its ``by`` key, declares its prompt key and has a pairwise field."""
+    block = task.pairwise
+    if block is None:
+        for name in pairwise_fields(task):
+            yield f"{path}.fields.{name}", "a pairwise field needs the task's pairwise: block"
+        return
+    for side in SHOWN_SIDES:
+        if side not in task.shown:
+            yield f"{path}.shown", f"a pairwise task shows {side!r}"
+    if block.by not in task.hidden:
+        yield f"{path}.pairwise.by", f"{block.by!r} must be a hidden key of the task"
+    if block.prompt not in task.item_keys:
+        yield f"{path}.pairwise.prompt", f"{block.prompt!r} is not a shown or hidden key"
+    if block.response in task.item_keys:
+        yield (
+            f"{path}.pairwise.response",
+            f"{block.response!r} is shown as response_left/response_right; do not declare it",
+        )
+    if not pairwise_fields(task):
+        yield f"{path}.fields", "a pairwise task needs a field of type pairwise"
 
 
 def _check_renamed(path: str, task: Task) -> Iterator[Problem]:

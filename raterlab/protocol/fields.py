@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 CONFIDENCE_LEVELS = ("low", "medium", "high")
 SKIP_VALUE = "skip"
@@ -111,7 +112,56 @@ class ListField(_FieldBase):
     is_rating: ClassVar[bool] = False
 
 
+PAIRWISE_SIDES = ("left", "right")
+"""What an annotator of a pairwise field answers besides ``tie``: the side they prefer."""
+PAIRWISE_STRONG = {"much_left": "much_a", "much_right": "much_b"}
+"""The strong answers of a pairwise field with ``strength: true`` (as seen, with
+``swapped = false``) and their canonical values."""
+
+
+class PairwiseField(CategoricalField):
+    """Which of two responses shown side by side is better: the annotator answers ``left``,
+    ``right`` or ``tie`` (``tie: true``), and with ``strength: true`` also ``much_left`` /
+    ``much_right`` ("much better"). The design seals which system is on which side; ingest
+    stores the answer in the item's canonical orientation, so the field's labels (its
+    domain, what agreement, consensus and adjudication see) are ``a`` (the item's
+    alphabetically first system is better), ``b``, ``tie``, ``much_a``, ``much_b``."""
+
+    type: Literal["pairwise"]  # type: ignore[assignment]
+    tie: bool = Field(default=True, description="The annotator may answer tie.")
+    strength: bool = Field(
+        default=False, description="Also offer much_left / much_right (much better)."
+    )
+    labels: SkipJsonSchema[list[str]] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _canonical_labels(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            if data.get("labels"):
+                raise ValueError("a pairwise field takes no labels: they are left/right/tie")
+            labels = ["a", "b"]
+            labels += ["tie"] if data.get("tie", True) else []
+            labels += list(PAIRWISE_STRONG.values()) if data.get("strength", False) else []
+            data = {**data, "labels": labels}
+        return data
+
+    def answers_seen(self) -> tuple[str, ...]:
+        """The cell values an annotator may write, in the order they are offered."""
+        return (
+            *PAIRWISE_SIDES,
+            *(("tie",) if self.tie else ()),
+            *(tuple(PAIRWISE_STRONG) if self.strength else ()),
+        )
+
+
 FieldSpec = Annotated[
-    BinaryField | LikertField | CategoricalField | ConfidenceField | TextField | ListField,
+    BinaryField
+    | LikertField
+    | CategoricalField
+    | PairwiseField
+    | ConfidenceField
+    | TextField
+    | ListField,
     Field(discriminator="type"),
 ]

@@ -16,6 +16,7 @@ from raterlab.protocol.fields import FieldSpec
 from raterlab.protocol.judges import Judges
 from raterlab.protocol.metrics import Metrics
 from raterlab.protocol.names import STUDY_NAME, PersonId
+from raterlab.protocol.pairwise import Pairwise
 from raterlab.protocol.rules import (
     AllOf,
     ConditionalRequirement,
@@ -63,6 +64,14 @@ class Task(_Strict):
     allow_back: bool = Field(
         default=True,
         description="Annotators may go back to an item they have moved on from (labeling tool).",
+    )
+    pairwise: Pairwise | None = Field(
+        default=None,
+        description=(
+            "The task's items are pairs of systems' responses to one prompt, made by the "
+            "design from the generations (one record per prompt and system); its shown keys "
+            "include response_left and response_right, which side is which sealed per rater."
+        ),
     )
     renamed: dict[str, str] = Field(
         default_factory=dict,
@@ -414,7 +423,9 @@ class Comparison(_Strict):
     )
 
 
-Answer = Literal["comparison", "gold_readiness", "judge_agreement", "metric_families", "agreement"]
+Answer = Literal[
+    "comparison", "gold_readiness", "judge_agreement", "metric_families", "agreement", "ranking"
+]
 """What a report's first screen can answer (:mod:`raterlab.report.answers`)."""
 
 
@@ -438,8 +449,10 @@ class ReportSpec(_Strict):
     (agreement per task type on the gold tier, tier shares, cost, spot checks against the drift
     rule), ``judge_agreement`` (each judge against the humans per field, with the human
     ceiling), ``metric_families`` (the metrics per system with intervals), ``agreement``
-    (each field's headline coefficient against its target, and annotators' self-consistency).
-    Default: ``comparison`` when the study declares one, else ``agreement``."""
+    (each field's headline coefficient against its target, and annotators' self-consistency),
+    ``ranking`` (a pairwise study's systems ranked with intervals, the win-rate matrix,
+    position bias and agreement on the same pair). Default: ``comparison`` when the study
+    declares one, else ``agreement``."""
 
     question: str | None = Field(
         default=None, description="The study's question in the PI's words (the first heading)."

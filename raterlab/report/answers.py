@@ -12,7 +12,9 @@ its study file names (``report.answer``), never a list of uncorrected p-values.
   protocol's target;
 - ``metric_families``: every metric per system with its interval;
 - ``agreement``: each field's headline coefficient against its target, the spread over
-  annotator pairs, and each annotator's self-consistency on hidden duplicates.
+  annotator pairs, and each annotator's self-consistency on hidden duplicates;
+- ``ranking``: a pairwise study's systems ranked with intervals, the win-rate matrix,
+  position bias and agreement on the same pair (:mod:`raterlab.report.pairwise`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from raterlab.comparison.stats import holm
 from raterlab.protocol import BinaryField, CategoricalField, Study
 from raterlab.report.headline import headline_table
 from raterlab.report.html import Section, fmt, heading, interval, paragraph, table
+from raterlab.report.pairwise import ranking_answer
 
 MAX_CONTRASTS = 6
 """Contrasts the comparison view shows (smallest Holm-adjusted p first)."""
@@ -580,12 +583,20 @@ def agreement_view(inputs, section: Section) -> Answer:
     return Answer(section, verdict)
 
 
+def ranking_view(inputs, section: Section) -> Answer:
+    """A pairwise study's ranking, win rates, position bias and agreement."""
+    found = ranking_answer(inputs)
+    section.add(*found.parts)
+    return Answer(section, found.verdict, found.lines)
+
+
 VIEWS: dict[str, Callable[..., Answer]] = {
     "comparison": comparison_view,
     "gold_readiness": readiness_view,
     "judge_agreement": judge_view,
     "metric_families": metrics_view,
     "agreement": agreement_view,
+    "ranking": ranking_view,
 }
 
 __all__ = ["VIEWS", "Answer", "answer_kind", "contrast_sentence", "first_screen"]

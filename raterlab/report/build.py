@@ -12,6 +12,7 @@ from raterlab import warehouse
 from raterlab.csvsafe import write_csv
 from raterlab.protocol import Study
 from raterlab.report.html import page
+from raterlab.report.pairwise import TABLES as PAIRWISE_TABLES
 from raterlab.report.sections import PLOTS, ReportInputs, build_sections
 from raterlab.warehouse import read_table
 
@@ -38,6 +39,7 @@ READ = (
     "gold.metrics",
     "gold.tier_costs",
     "gold.promotions",
+    *PAIRWISE_TABLES,
 )
 """Tables the sections read (besides ``raw.generations``)."""
 

@@ -40,7 +40,8 @@ from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.files import write_atomic
-from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol import BinaryField, CategoricalField, LikertField, PairwiseField, Study
+from raterlab.protocol.pairwise import seen
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
 from raterlab.simulate.profiles import BASE
@@ -111,6 +112,8 @@ def _near(spec, value: Any, rng: np.random.Generator) -> Any:
 def _shown(spec, value: Any) -> str:
     if isinstance(spec, BinaryField):
         return "yes" if value == 1 else "no"
+    if isinstance(spec, PairwiseField):  # the packet shows system_a on the left
+        return seen(str(value), swapped=False)
     return str(value)
 
 
@@ -243,9 +246,14 @@ def fill_third_annotators(
     tiebreak = key[key["round"] == TIEBREAK_ROUND]
     lengths = _text_lengths(study, generations)
     by_token = {
-        t: (str(i), k, int(c))
-        for t, i, k, c in zip(
-            tiebreak["token"], tiebreak["item_id"], tiebreak["kind"], tiebreak["copy"], strict=True
+        t: (str(i), k, int(c), bool(s))
+        for t, i, k, c, s in zip(
+            tiebreak["token"],
+            tiebreak["item_id"],
+            tiebreak["kind"],
+            tiebreak["copy"],
+            tiebreak["swapped"].fillna(False),
+            strict=True,
         )
     }
     files, n_rows = [], 0
@@ -263,7 +271,12 @@ def fill_third_annotators(
             tokens = [r[columns.index(study.packet.item_column)] for r in reader if r]
         rows = [
             TemplateRow(
-                t, by_token[t][0], by_token[t][1], by_token[t][2], lengths.get(by_token[t][0], 0)
+                t,
+                by_token[t][0],
+                by_token[t][1],
+                by_token[t][2],
+                lengths.get(by_token[t][0], 0),
+                by_token[t][3],
             )
             for t in tokens
         ]

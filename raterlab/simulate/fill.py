@@ -4,7 +4,9 @@ Answers start from the item's latent truth and depart from it as the annotator's
 says. Then the study's rules for ordinary rows are applied, so a clean file is valid:
 
 1. ratings: Likert ``round(latent + bias + sd * N(0, 1))`` clipped to the scale; binary and
-   categorical labels flipped with the profile's probabilities; attention checks answered
+   categorical labels flipped with the profile's probabilities; a pair answered from its
+   latent preference plus ``pair_sd * N(0, 1)`` (``left`` regardless with the profile's
+   ``position_bias``), written as seen on the sealed sides; attention checks answered
    with their known answer (the rushed profile fails them); hidden duplicate copies of the
    inconsistent profile moved 2+ points / flipped away from the first copy; answers that the
    study's ``edge_cases`` fix given as the guide says (with the profile's ``follows_guide``);
@@ -33,13 +35,15 @@ from raterlab.protocol import (
     ConfidenceField,
     LikertField,
     ListField,
+    PairwiseField,
     Study,
     Task,
     TextField,
 )
+from raterlab.protocol.pairwise import canonical, seen
 from raterlab.simulate import phrases
 from raterlab.simulate.profiles import Profile
-from raterlab.simulate.truth import ItemTruth, repair
+from raterlab.simulate.truth import ItemTruth, pair_choice, repair
 
 TIME_SIGMA = 0.35
 
@@ -53,6 +57,8 @@ class TemplateRow:
     kind: str
     copy: int
     text_length: int
+    swapped: bool = False
+    """A pair shown with ``system_b`` on the left (the sealed key's ``swapped``)."""
 
 
 @dataclass
@@ -72,6 +78,16 @@ def _wrong(spec: Any, expected: Any, rng: np.random.Generator) -> Any:
         return far[int(rng.integers(len(far)))]
     others = [v for v in domain if v != expected]
     return others[int(rng.integers(len(others)))]
+
+
+def _prefer(
+    spec: PairwiseField, name: str, truth: ItemTruth, row: TemplateRow, p: Profile, rng
+) -> str:
+    """A pair's answer (canonical): ``left`` with the profile's position bias, else the
+    latent preference as this rater perceives it."""
+    if rng.random() < p.position_bias:
+        return canonical("left", row.swapped)
+    return pair_choice(spec, truth.latent[name] + p.pair_sd * float(rng.normal()))
 
 
 def _perceive(spec: Any, name: str, truth: ItemTruth, p: Profile, rng: np.random.Generator):
@@ -112,9 +128,14 @@ def _ratings(
             if name == failing or not fail_attention:
                 locked.add(name)
         elif first_copy is not None and first_copy.get(name) not in (None, SKIP_VALUE):
-            values[name] = _wrong(spec, first_copy[name], rng)
+            first = first_copy[name]
+            if isinstance(spec, PairwiseField):  # written with the other sides
+                first = canonical(first, not row.swapped)
+            values[name] = _wrong(spec, first, rng)
         elif truth.source.get(name) == "edge_case" and rng.random() < profile.follows_guide:
             values[name] = truth.values[name]
+        elif isinstance(spec, PairwiseField):
+            values[name] = _prefer(spec, name, truth, row, profile, rng)
         else:
             values[name] = _perceive(spec, name, truth, profile, rng)
     return values, locked
@@ -202,7 +223,9 @@ def fill_row(
     notes = _note_fields(task)
     cells: dict[str, Any] = {"annotator_id": annotator, "item": row.token}
     for name, spec in task.fields.items():
-        if name in values:
+        if isinstance(spec, PairwiseField) and values.get(name) not in (None, SKIP_VALUE):
+            cells[name] = seen(values[name], row.swapped)
+        elif name in values:
             cells[name] = values[name]
         elif isinstance(spec, ConfidenceField):
             sure = row.kind == "attention" and not fail_attention

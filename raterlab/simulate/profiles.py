@@ -11,6 +11,8 @@ A profile says how a rater departs from the latent truth:
                           edge cases
 ``inconsistent``          a little noisier than good, and every hidden duplicate copy differs
                           from the first copy by 2+ Likert points / a flipped label
+``position_biased``       as good, but on a pair answers ``left`` half the time whatever the
+                          responses (so about three answers in four are ``left``)
 ========================  =====================================================================
 
 Assignment rule (deterministic, from the order of ``design.annotators``): the panel starts
@@ -28,6 +30,10 @@ consistently shifted)::
     5 annotators: good, good, lenient, rushed, inconsistent
     6 annotators: good, good, lenient, rushed, inconsistent, severe
     9 annotators: good x 5, lenient, rushed, inconsistent, severe
+
+In a study with a pairwise task, ``lenient`` (a shift of scores, which a choice between two
+responses does not have) is replaced by ``position_biased``: its panel of 5 is good, good,
+position_biased, rushed, inconsistent.
 
 Each annotator's parameters get a small seeded jitter (speed, noise), recorded with the
 profile so later stages can check what they recover. Every profile answers attention checks
@@ -73,6 +79,10 @@ class Profile:
     """P(an optional text field is filled anyway)."""
     follows_guide: float = 0.95
     """P(an answer the study's ``edge_cases`` fix is given as the guide says)."""
+    position_bias: float = 0.0
+    """P(a pair is answered ``left`` whatever its responses)."""
+    pair_sd: float = 0.5
+    """Noise (sd) on a pair's latent preference as this rater perceives it."""
 
     def parameters(self) -> dict:
         return {k: v for k, v in asdict(self).items() if k != "name"}
@@ -91,6 +101,7 @@ BASE: dict[str, Profile] = {
         speed=0.3,
         rushed=True,
         attention_fail=0.8,
+        pair_sd=1.2,
         confidence=(0.02, 0.18, 0.80),
         skip_rate=0.0,
         comment_rate=0.03,
@@ -105,20 +116,27 @@ BASE: dict[str, Profile] = {
         duplicate_gap=True,
         confidence=(0.12, 0.45, 0.43),
         follows_guide=0.85,
+        pair_sd=0.7,
     ),
+    "position_biased": Profile("position_biased", position_bias=0.5),
 }
 
 
-def profile_names(n: int) -> list[str]:
-    """Profile names for a panel of ``n`` annotators, in list order (see the module doc)."""
+def profile_names(n: int, pairwise: bool = False) -> list[str]:
+    """Profile names for a panel of ``n`` annotators, in list order (see the module doc);
+    ``pairwise``: the study has a pairwise task."""
     n_good = min(n, max(2, 1 + (n - 1) // 4, n - len(PRIORITY)))
-    return ["good"] * n_good + list(PRIORITY[: n - n_good])
+    names = ["good"] * n_good + list(PRIORITY[: n - n_good])
+    return [("position_biased" if pairwise and p == "lenient" else p) for p in names]
 
 
-def assign_profiles(annotators: list[str], seed: tuple[int, ...]) -> dict[str, Profile]:
+def assign_profiles(
+    annotators: list[str], seed: tuple[int, ...], pairwise: bool = False
+) -> dict[str, Profile]:
     """Each annotator's profile, with a small seeded jitter of speed and noise."""
     out = {}
-    for annotator, name in zip(annotators, profile_names(len(annotators)), strict=True):
+    names = profile_names(len(annotators), pairwise)
+    for annotator, name in zip(annotators, names, strict=True):
         base = BASE[name]
         rng = rng_for(seed, "profile", annotator)
         jitter = rng.uniform(0.85, 1.2)

@@ -38,7 +38,8 @@ from raterlab.design.generations import JSON_COLUMNS
 from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import in_round, pilot_number, pilot_rounds
 from raterlab.files import write_atomic
-from raterlab.protocol import Study
+from raterlab.protocol import Study, Task
+from raterlab.protocol.pairwise import SUFFIXES
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
 from raterlab.simulate.names import ROUNDS
@@ -131,9 +132,24 @@ def load_inputs(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFr
     return key, warehouse.decode_json(generations, JSON_COLUMNS)
 
 
+def _sides(key: pd.DataFrame) -> pd.Series:
+    """The key's ``swapped`` (false where a key sealed before pairs has none)."""
+    if "swapped" not in key:
+        return pd.Series(False, index=key.index)
+    return key["swapped"].fillna(False).astype(bool)
+
+
+def _shown_keys(task: Task) -> list[str]:
+    """The record keys an item shows (a pair shows both responses, on either side)."""
+    if task.pairwise is None:
+        return task.shown
+    return [*task.shown, *(task.pairwise.response + s for s in SUFFIXES)]
+
+
 def _text_lengths(study: Study, generations: pd.DataFrame) -> dict[str, int]:
+    """Characters an item shows (a pair: both responses, either side)."""
     return {
-        str(item_id): sum(len(str(record.get(k, ""))) for k in study.tasks[task].shown)
+        str(item_id): sum(len(str(record.get(k, ""))) for k in _shown_keys(study.tasks[task]))
         for item_id, task, record in zip(
             generations["item_id"], generations["task"], generations["record"], strict=True
         )
@@ -155,7 +171,7 @@ class _Context:
     seed: tuple[int, ...]
     truth: Truth
     profiles: dict[str, Profile]
-    by_token: dict[str, tuple[str, str, int]]
+    by_token: dict[str, tuple[str, str, int, bool]]
     text_length: dict[str, int]
     pilot_rounds: int
     """Pilot rounds in the key (repeated pilots mean discussed disagreements)."""
@@ -169,8 +185,9 @@ def _simulate_file(ctx: _Context, key: FileKey, plan: FilePlan, template: Path) 
     for tok in tokens:
         if tok not in ctx.by_token:
             raise SimulationError(f"{template}: token {tok!r} is not in the sealed key")
-        item_id, kind, copy = ctx.by_token[tok]
-        rows.append(TemplateRow(tok, item_id, kind, copy, ctx.text_length.get(item_id, 0)))
+        item_id, kind, copy, swapped = ctx.by_token[tok]
+        length = ctx.text_length.get(item_id, 0)
+        rows.append(TemplateRow(tok, item_id, kind, copy, length, swapped))
     profile = (
         ctx.profiles.get(key.annotator_id)
         or assign_profiles([key.annotator_id], ctx.seed)[key.annotator_id]
@@ -340,9 +357,9 @@ def _context(
         truth=draw_truth(study, generations, full_seed),
         profiles=profiles,
         by_token={
-            t: (str(i), k, int(c))
-            for t, i, k, c in zip(
-                key["token"], key["item_id"], key["kind"], key["copy"], strict=True
+            t: (str(i), k, int(c), bool(s))
+            for t, i, k, c, s in zip(
+                key["token"], key["item_id"], key["kind"], key["copy"], _sides(key), strict=True
             )
         },
         text_length=_text_lengths(study, generations),
@@ -430,7 +447,8 @@ def simulate(
         previous = _previous_files(con, study, home, round, seed, clean)
         plans = plan_files(study, _file_keys(key), full_seed)
         todo = _packets_to_fill(study, home, plans, round, clean, set(previous["file"]))
-        profiles = assign_profiles(list(study.design.annotators), full_seed)
+        pairwise = any(task.pairwise is not None for task in study.tasks.values())
+        profiles = assign_profiles(list(study.design.annotators), full_seed, pairwise)
         planted = simulations_dir(home, study.name) / "planted.json"
         truth_rows = _count(con, "staging.sim_truth", study.name)
         if not todo.files and not clean and truth_rows and planted.is_file():

@@ -13,6 +13,11 @@ Everything comes from the study model, never from a study's name:
   is drawn per field in [0.35, 0.65]; the polarity is ``+1`` unless a constraint says the
   field excludes (``a => not b``) a field of the other polarity.
 - Categorical: the first label with probability ``sigmoid(0.85 + 1.2 z)``, else another.
+- Pairwise: a pair's latent preference is ``L = 4 * (quality_a - quality_b) + N(0, 0.5)``,
+  where ``quality`` is a numeric hidden key of each response (the planted quality of the
+  generations; 0 where there is none): the truth is ``a`` when ``L > 0``, else ``b``; ``tie``
+  when ties are allowed and ``|L| < 0.3``; ``much_a`` / ``much_b`` with ``strength`` and
+  ``|L| > 1.5``. Raters perceive ``L`` with their own noise (:mod:`raterlab.simulate.fill`).
 - A hidden key named ``<anything>_<field>`` holding a value of the field's domain (an LLM
   judge's verdict, say) is a hint: the truth takes its value with probability 0.75.
 - ``study.edge_cases`` that match the item set their ``expect`` values; attention and
@@ -30,7 +35,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study, Task
+from raterlab.protocol import (
+    BinaryField,
+    CategoricalField,
+    LikertField,
+    PairwiseField,
+    Study,
+    Task,
+)
 from raterlab.protocol.rules import Constraint
 from raterlab.protocol.study import BUILTIN_SLICES
 from raterlab.simulate.seeding import rng_for
@@ -39,6 +51,9 @@ EFFECT = 0.25
 MAX_LEVELS = 8
 HINT_AGREEMENT = 0.75
 LIKERT_CENTER = 0.6
+PAIR_QUALITY_KEY = "quality"
+"""The hidden key of a pairwise task's generations that plants each response's quality."""
+PAIR_SCALE, PAIR_NOISE, TIE_BAND, MUCH_BAND = 4.0, 0.5, 0.3, 1.5
 TRUTH_COLUMNS = ("item_id", "task", "role", "field", "value", "value_num", "source")
 
 
@@ -224,6 +239,10 @@ def _draw_item(
         elif isinstance(spec, BinaryField):
             x = _logit(base_rates[name]) + 1.2 * polarity[name] * z + float(rng.logistic())
             value = int(x > 0)
+        elif isinstance(spec, PairwiseField):
+            latent = _pair_latent(record, rng)
+            truth.latent[name] = latent
+            value = pair_choice(spec, latent)
         elif isinstance(spec, CategoricalField):
             p_first = 1 / (1 + np.exp(-(0.85 + 1.2 * z)))
             others = spec.labels[1:]
@@ -255,6 +274,21 @@ def _draw_item(
             truth.values[name] = value
             truth.source[name] = "constraint"
     return truth
+
+
+def _pair_latent(record: dict, rng: np.random.Generator) -> float:
+    """A pair's latent preference for its ``a`` response (see the module doc)."""
+    a, b = (record.get(f"{PAIR_QUALITY_KEY}{s}") for s in ("_a", "_b"))
+    gap = float(a) - float(b) if isinstance(a, int | float) and isinstance(b, int | float) else 0
+    return PAIR_SCALE * gap + PAIR_NOISE * float(rng.normal())
+
+
+def pair_choice(spec: PairwiseField, latent: float) -> str:
+    """The canonical answer a latent preference for ``a`` stands for (see the module doc)."""
+    if spec.tie and abs(latent) < TIE_BAND:
+        return "tie"
+    side = "a" if latent > 0 else "b"
+    return f"much_{side}" if spec.strength and abs(latent) > MUCH_BAND else side
 
 
 def _lock(truth: ItemTruth, spec: Any, name: str, value: Any, source: str, rng) -> None:

@@ -19,6 +19,8 @@ from raterlab.tables import (
     judge_verdicts,
     judges,
     metrics,
+    pairwise,
+    pairwise_ranking,
     quality,
     simulate,
 )
@@ -37,6 +39,8 @@ TABLES: dict[str, Table] = {
         judges,
         judge_verdicts,
         comparison,
+        pairwise,
+        pairwise_ranking,
         simulate,
     )
     for t in module.TABLES

@@ -112,6 +112,12 @@ BLINDING_KEY = Table(
         *_ASSIGNMENT,
         Column("position", f.BIGINT, "Row position in the packet (shuffled)."),
         f.TOKEN.described("The opaque item token the packet shows instead of the item id."),
+        Column(
+            "swapped",
+            f.BOOLEAN,
+            "A pair item (pairwise task) shown with `system_b`'s response on the left; false "
+            "for every other row. Drawn per packet, balanced (see `raterlab/design/blinding.py`).",
+        ),
     ),
     details="Third-annotator rows are added with `round = 'tiebreak'` by "
     "`adjudication_packets` (see [Third annotators](#third-annotators-and-the-sealed-key)).",

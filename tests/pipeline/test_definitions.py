@@ -38,6 +38,8 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         ("duckdb",),
     ),
     "condition_comparison": ("consensus", ("consensus",), ("duckdb",)),
+    "pairwise_comparisons": ("pairwise", ("labels",), ("duckdb",)),
+    "pairwise_ranking": ("pairwise", ("pairwise_comparisons",), ("duckdb",)),
     "exports": (
         "consensus",
         ("agreement", "condition_comparison", "consensus", "judge_calibration"),
@@ -50,6 +52,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
             "condition_comparison",
             "judge_calibration",
             "judge_verdicts",
+            "pairwise_ranking",
             "pilot_agreement",
             "rater_quality",
             "system_metrics",
@@ -82,6 +85,8 @@ WARNING_CHECKS = {
     ("adjudications", "adjudication_backlog"),
     ("consensus", "unresolved_consensus"),
     ("judge_calibration", "judges_within_bounds"),
+    ("pairwise_ranking", "ranking_intervals_and_systems"),
+    ("pairwise_ranking", "no_position_biased_raters"),
 }
 STRUCTURE_CHECKS = {
     # asset: its gold tables, each with a ``<table>_structure`` check
@@ -98,6 +103,13 @@ STRUCTURE_CHECKS = {
     "judge_robustness": ("judge_robustness",),
     "judge_verdicts": ("judge_verdicts",),
     "condition_comparison": ("condition_comparison", "condition_means"),
+    "pairwise_comparisons": ("pairwise_comparisons",),
+    "pairwise_ranking": (
+        "pairwise_ranking",
+        "pairwise_win_rates",
+        "pairwise_position_bias",
+        "pairwise_agreement",
+    ),
 }
 
 PACKETS = {

@@ -16,8 +16,8 @@ from tests.conftest import BUNDLED, REPO, STUDIES
 
 SAMPLES = STUDIES / "_samples"
 GENERATED = sorted(
-    [f"{study}/generations.jsonl" for study in BUNDLED]
-    + ["correctness_ab/cheat_sheet.md", "empathy/guide.md"]
+    [f"{study}/generations.jsonl" for study in (*BUNDLED, "pairwise_arena")]
+    + ["correctness_ab/cheat_sheet.md", "empathy/guide.md", "pairwise_arena/guide.md"]
 )
 """Every file the generator writes, relative to ``studies/``."""
 
@@ -71,6 +71,9 @@ USED_TEXT = {
     "gold_tiers/facts.yaml": "What is the chemical symbol for tungsten?",
     "gold_tiers/material.yaml": "Write a short summary of this text for a busy reader.",
     "gold_tiers/rag_topics.yaml": "12-month randomised trial of time-restricted eating",
+    "pairwise_arena/guide.md": "Do not reward length, friendliness or confident tone",
+    "pairwise_arena/material.yaml": "in a glass of water on the counter",
+    "pairwise_arena/prompts.yaml": "dictionaries keep insertion order since Python 3.7",
     "plugin_triggers/material.yaml": "PostgreSQL helpers: schema migrations",
     "plugin_triggers/templates.yaml": "write the Alembic migration for",
     "rag_triplet/chunks.yaml": "can create up to 100 buckets by default",

@@ -10,7 +10,17 @@ import dagster as dg
 import duckdb
 import yaml
 
-from assets import agreement, comparison, consensus, judge_verdicts, judges, metrics, quality
+from assets import (
+    agreement,
+    comparison,
+    consensus,
+    judge_verdicts,
+    judges,
+    metrics,
+    pairwise,
+    pairwise_ranking,
+    quality,
+)
 from assets.design import routed_items_asset
 from assets.ingest import labels
 from assets.tables import column_schema, structure_checks
@@ -24,7 +34,17 @@ WRITERS = [
     routed_items_asset,
     labels,
     *dg.load_assets_from_modules(
-        [agreement, quality, consensus, metrics, judges, judge_verdicts, comparison]
+        [
+            agreement,
+            quality,
+            consensus,
+            metrics,
+            judges,
+            judge_verdicts,
+            comparison,
+            pairwise,
+            pairwise_ranking,
+        ]
     ),
 ]
 
