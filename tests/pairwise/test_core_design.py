@@ -104,6 +104,11 @@ def test_sides_are_balanced_in_every_packet(study: Study, generations) -> None:
     for (annotator, batch), rows in _pairwise_rows(key).groupby(["annotator_id", "batch"]):
         n_swapped = int(rows["swapped"].sum())
         assert abs(2 * n_swapped - len(rows)) <= 1, (annotator, batch)
+    for (annotator, batch), rows in _pairwise_rows(key).groupby(["annotator_id", "batch"]):
+        counts = _left_counts(rows, generations)
+        for system in {s for s, _ in counts}:
+            gap = counts[(system, "left")] - counts[(system, "right")]
+            assert abs(gap) <= 2, (annotator, batch, system, gap)
     first = key[key["copy"] == 0].set_index(["annotator_id", "batch", "item_id"])["swapped"]
     duplicates = key[key["kind"] == "duplicate"]
     assert len(duplicates) == 5 * 4
