@@ -11,10 +11,12 @@ original. Nothing marks an item as a duplicate, attention check or calibration i
 
 Sides of a pair (pairwise tasks, :mod:`raterlab.protocol.pairwise`): ``swapped`` is true
 where the packet shows ``system_b``'s response on the left. In each packet, the first copies
-of the pairs are shuffled and given alternating sides starting with a random one, so the
-packet shows ``system_a`` on the left in half of them (the two counts differ by at most
-one); a hidden duplicate is shown with the sides of its first copy swapped. It is drawn
-from the study's seed and the packet, like the order, and lives in the sealed key only.
+of the pairs get alternating sides in a shuffled order, so the packet shows ``system_a`` on
+the left in half of them (the two counts differ by at most one), then exchange sides two by
+two while that evens out how often each system is on the left
+(:func:`raterlab.design.pairs.balanced_sides`); a hidden duplicate is shown with the sides
+of its first copy swapped. It is drawn from the study's seed and the packet, like the order,
+and lives in the sealed key only.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.design.assignment import COLUMNS as ASSIGNMENT_COLUMNS
+from raterlab.design.pairs import balanced_sides, pair_systems
 from raterlab.errors import SecretMismatch
 from raterlab.protocol import Study
 
@@ -123,8 +126,9 @@ def _sides(study: Study, rows: pd.DataFrame, rng: np.random.Generator) -> np.nda
     copy = rows["copy"].to_numpy()
     swapped = np.zeros(len(rows), dtype=bool)
     first = np.flatnonzero(pairwise & (copy == 0))
-    start = int(rng.integers(2))
-    swapped[first[rng.permutation(len(first))]] = (np.arange(len(first)) + start) % 2 == 1
+    ids = rows["item_id"].to_numpy()[first]
+    pairs = [pair_systems(str(i)) or (f"{i}|a", f"{i}|b") for i in ids]
+    swapped[first] = balanced_sides(pairs, rng)
     side = {
         (t, i): s
         for t, i, s in zip(

@@ -13,6 +13,7 @@ record holds the shared keys once and each system's keys suffixed ``_a`` / ``_b`
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -30,6 +31,71 @@ def pair_item_id(prompt: object, system_a: str, system_b: str) -> str:
     """``<prompt>:<system_a>~<system_b>`` (``system_a`` the alphabetically first)."""
     first, second = sorted((str(system_a), str(system_b)))
     return f"{prompt}:{first}~{second}"
+
+
+def pair_systems(item_id: str) -> tuple[str, str] | None:
+    """The two systems a pair item's id names (:func:`pair_item_id`), or ``None`` for an id
+    not of that form (an attention or calibration pair).
+
+    >>> pair_systems("p01:alpha~beta"), pair_systems("att1")
+    (('alpha', 'beta'), None)
+    """
+    _, colon, systems = item_id.rpartition(":")
+    first, tilde, second = systems.partition("~")
+    return (first, second) if colon and tilde and first and second else None
+
+
+def _imbalance(excess: Counter, changes: dict[str, int]) -> int:
+    """The change of ``sum(excess[s] ** 2)`` when ``changes`` are added to ``excess``."""
+    return sum((excess[s] + d) ** 2 - excess[s] ** 2 for s, d in changes.items())
+
+
+def _flip(pair: tuple[str, str], swapped: bool, changes: dict[str, int]) -> None:
+    """Add to ``changes`` what flipping a pair's sides does to each system's left excess."""
+    left, right = (pair[1], pair[0]) if swapped else pair
+    changes[left] = changes.get(left, 0) - 2
+    changes[right] = changes.get(right, 0) + 2
+
+
+def balanced_sides(pairs: list[tuple[str, str]], rng: np.random.Generator) -> np.ndarray:
+    """Sides of one packet's pairs (``(system_a, system_b)`` each): ``swapped`` (``system_b``
+    on the left) for each.
+
+    The pairs are shuffled and given alternating sides from a random start, so the counts of
+    swapped and unswapped pairs differ by at most one. Then, while it lowers the sum over
+    systems of ``(times left - times right) ** 2``, one unswapped and one swapped pair
+    exchange sides (the counts stay), so each system is also shown on either side about
+    equally often, not only in expectation.
+
+    >>> pairs = [("x", "y")] * 4 + [("x", "z")] * 4
+    >>> sides = balanced_sides(pairs, np.random.default_rng(0))
+    >>> int(sides.sum()), Counter(p[1] if s else p[0] for p, s in zip(pairs, sides))["x"]
+    (4, 4)
+    """
+    n = len(pairs)
+    swapped = np.zeros(n, dtype=bool)
+    swapped[rng.permutation(n)] = (np.arange(n) + int(rng.integers(2))) % 2 == 1
+    excess: Counter = Counter()
+    for pair, side in zip(pairs, swapped, strict=True):
+        left, right = (pair[1], pair[0]) if side else pair
+        excess[left] += 1
+        excess[right] -= 1
+    order = rng.permutation(n)
+    improved = True
+    while improved:
+        improved = False
+        for i in order:
+            for j in order:
+                if swapped[i] or not swapped[j]:
+                    continue
+                changes: dict[str, int] = {}
+                _flip(pairs[i], False, changes)
+                _flip(pairs[j], True, changes)
+                if _imbalance(excess, changes) < 0:
+                    excess.update(changes)
+                    swapped[i], swapped[j] = True, False
+                    improved = True
+    return swapped
 
 
 def chosen_pairs(

@@ -11,13 +11,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.stats import binomtest
 
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
 from raterlab.design.generations import GenerationsError
-from raterlab.design.pairs import chosen_pairs
+from raterlab.design.pairs import balanced_sides, chosen_pairs
 from raterlab.design.verify import verify_no_hidden_values
 from raterlab.protocol import Study, load_study
 from raterlab.protocol.pairwise import PairBudget
@@ -104,6 +106,11 @@ def test_sides_are_balanced_in_every_packet(study: Study, generations) -> None:
     for (annotator, batch), rows in _pairwise_rows(key).groupby(["annotator_id", "batch"]):
         n_swapped = int(rows["swapped"].sum())
         assert abs(2 * n_swapped - len(rows)) <= 1, (annotator, batch)
+    for (annotator, batch), rows in _pairwise_rows(key).groupby(["annotator_id", "batch"]):
+        counts = _left_counts(rows, generations)
+        for system in {s for s, _ in counts}:
+            gap = counts[(system, "left")] - counts[(system, "right")]
+            assert abs(gap) <= 2, (annotator, batch, system, gap)
     first = key[key["copy"] == 0].set_index(["annotator_id", "batch", "item_id"])["swapped"]
     duplicates = key[key["kind"] == "duplicate"]
     assert len(duplicates) == 5 * 4
@@ -218,3 +225,30 @@ def test_the_blinding_check_fails_when_a_side_or_a_system_leaks(
         study, generations, files[files["file"] == reference], tmp_path
     )
     assert problems and reference in problems[0]
+
+
+def _excess(pairs: list[tuple[str, str]], sides: np.ndarray) -> Counter:
+    excess: Counter = Counter()
+    for (a, b), swapped in zip(pairs, sides, strict=True):
+        excess[b if swapped else a] += 1
+        excess[a if swapped else b] -= 1
+    return excess
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=40),
+    st.integers(0, 2**32 - 1),
+)
+def test_balanced_sides_halve_the_pairs_and_no_exchange_evens_them_further(edges, seed) -> None:
+    """Swapped and unswapped counts differ by at most one, and the sides are a local optimum:
+    no exchange of an unswapped and a swapped pair lowers sum((left - right) ** 2)."""
+    pairs = [(f"s{min(a, b)}", f"s{max(a, b) + 1}") for a, b in edges]
+    sides = balanced_sides(pairs, np.random.default_rng(seed))
+    assert abs(2 * int(sides.sum()) - len(pairs)) <= 1
+    cost = sum(v * v for v in _excess(pairs, sides).values())
+    for i in np.flatnonzero(~sides):
+        for j in np.flatnonzero(sides):
+            other = sides.copy()
+            other[i], other[j] = True, False
+            assert sum(v * v for v in _excess(pairs, other).values()) >= cost
