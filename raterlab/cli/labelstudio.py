@@ -67,13 +67,14 @@ def _read(args: argparse.Namespace, home: Home) -> tuple[Study, Converted]:
     """The study and the export converted against its sealed key and users."""
     from raterlab import warehouse
     from raterlab.ingest import NoPackets
+    from raterlab.labelstudio.config import control_names
     from raterlab.labelstudio.exports import convert, sealed_packets
     from raterlab.labelstudio.formats import ExportedTask, read_export, unnamed_authors
     from raterlab.labelstudio.users import UserMapError, Users, read_user_map
     from raterlab.protocol import load_study
 
     study = load_study(studies_dir() / f"{args.study}.yaml")
-    controls = {name for task in study.tasks.values() for name in task.fields}
+    controls = control_names(study)
     tasks: list[ExportedTask] = read_export(args.path, controls)
     issued = home.warehouse.is_file()
     with warehouse.connect(home.warehouse, read_only=True) if issued else nullcontext() as con:
