@@ -11,7 +11,7 @@ Label Studio exports a project as (Export button, or ``/api/projects/<id>/export
 - ``JSON_MIN``: one flat record per submitted annotation (a task nobody annotated once, with
   no annotation): the task's data keys, ``id`` (the task), each answered control by name (a
   single choice or text as itself, several as ``{"choices": [...]}`` / ``{"text": [...]}``, a
-  rating or number as ``[{"rating": 4}]``, a pairwise side as ``{"selected": "left"}``),
+  rating or number as ``[{"rating": 4}]``, a pairwise side as ``[{"selected": "left"}]``),
   ``annotator`` (number or email),
   ``annotation_id``, ``updated_at`` and ``lead_time``. Cancelled annotations are left out.
 - ``CSV`` / ``TSV``: the JSON_MIN columns as text, lists flattened; refused here (a cell
@@ -185,10 +185,8 @@ def _min_value(value: object, name: str) -> list[str | float]:
         for key in ("choices", "text"):
             if key in value:
                 return _scalars(value[key], f"{name}'s {key}")
-        if "selected" in value:
-            return _scalars([value["selected"]], f"{name}'s selected side")
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
-        for key in ("rating", "number"):
+        for key in ("rating", "number", "selected"):
             if key in value[0]:
                 return _scalars([value[0][key]], f"{name}'s {key}")
     raise TaskProblem(f"the answer for {name!r} is {value!r}, not one raterlab asks for")

@@ -5,11 +5,13 @@ back into left / right / tie cells that the one ingest path takes."""
 from __future__ import annotations
 
 import json
+import os
 from xml.etree import ElementTree as ET
 
 import pytest
 
 from raterlab import warehouse
+from raterlab.cli import main
 from raterlab.ingest import ingest_file
 from raterlab.labelstudio.config import control_names, label_config
 from raterlab.labelstudio.exports import convert, sealed_packets, write_returns
@@ -20,6 +22,7 @@ from raterlab.labelstudio.users import Users
 from raterlab.protocol import load_study
 from raterlab.protocol.pairwise import canonical
 from tests.conftest import STUDIES
+from tests.frontends.test_labelstudio_import import LS_TOKENS, LS_URL, _api
 
 
 def _arena(**options):
@@ -117,7 +120,7 @@ def _json_min_export(tasks: list[dict]) -> list[dict]:
         value = (
             {"preference_other": "tie (equally good)"}
             if answer == "tie"
-            else {"preference": {"selected": answer}}
+            else {"preference": [{"selected": answer}]}
         )
         record = {**task["data"], "id": 100 + n, "annotator": 1, "annotation_id": n + 1}
         out.append({**record, **value, "lead_time": 20.5})
@@ -160,3 +163,52 @@ def test_export_becomes_left_right_tie_rows_that_ingest_unblinds(arena, shape):
             expected = canonical(row["preference"], bool(sealed["swapped"]))
             assert stored[sealed["item_id"]] == expected
     assert swaps == {True, False}
+
+
+@pytest.mark.skipif(
+    not (LS_URL and LS_TOKENS["owner"] and LS_TOKENS["a1"]),
+    reason="set RATERLAB_LABELSTUDIO_URL and legacy API tokens RATERLAB_LABELSTUDIO_OWNER_TOKEN "
+    "and RATERLAB_LABELSTUDIO_A1_TOKEN to run against a real server",
+)
+def test_real_label_studio_pairwise_round_trip(arena, tmp_path, monkeypatch, capsys):
+    """A project from rater_ana's exported config and tasks; the A1 user answers every pair
+    (Pairwise side clicked, or the tie choice) through the API; the JSON and JSON_MIN exports
+    import as rater_ana's left / right / tie."""
+    study, home, _, _ = arena
+    monkeypatch.setenv("RATERLAB_HOME", str(home.root))
+    monkeypatch.setenv("RATERLAB_STUDIES", str(STUDIES))
+    owner, mine = LS_TOKENS["owner"], LS_TOKENS["a1"]
+    assert main(["labelstudio", "export", study.name, "--annotator", "rater_ana"]) == 0
+    folder = home.outbox / study.name / "rater_ana" / "main"
+    tasks = json.loads((folder / "rater_ana_annotations.labelstudio.json").read_text())
+    config = (folder / "rater_ana_annotations.labelstudio.xml").read_text()
+    title = f"raterlab pairwise_arena rater_ana {os.getpid()}"
+    project = _api(owner, "POST", "/api/projects", {"title": title, "label_config": config})
+    try:
+        _api(owner, "POST", f"/api/projects/{project['id']}/import", tasks)
+        created = _api(owner, "GET", f"/api/tasks?project={project['id']}&page_size=1000")
+        created = created["tasks"] if isinstance(created, dict) else created
+        by_item = {t["data"]["item"]: t["id"] for t in created}
+        for n, task in enumerate(tasks):
+            answer = ANSWERS[n % 3]
+            result = [_tie()] if answer == "tie" else [_pairwise(answer)]
+            body = {"result": result, "lead_time": 14.5}
+            _api(mine, "POST", f"/api/tasks/{by_item[task['data']['item']]}/annotations", body)
+        me = _api(mine, "GET", "/api/current-user/whoami")["id"]
+        users = tmp_path / "users.csv"
+        users.write_text(f"user,annotator_id\n{me},rater_ana\n")
+        for kind in ("JSON", "JSON_MIN"):
+            text = _api(owner, "GET", f"/api/projects/{project['id']}/export?exportType={kind}")
+            path = tmp_path / f"export.{kind.lower()}.json"
+            path.write_text(json.dumps(text))
+            code = main(["labelstudio", "import", study.name, str(path), "--user-map", str(users)])
+            out = capsys.readouterr().out
+            assert code == 0, out
+            assert ("accepted" if kind == "JSON" else "Nothing changed") in out
+    finally:
+        _api(owner, "DELETE", f"/api/projects/{project['id']}")
+    with warehouse.connect(home.warehouse) as con:
+        values = con.execute(
+            "SELECT DISTINCT value FROM gold.labels WHERE field = 'preference' ORDER BY 1"
+        ).fetchall()
+    assert values == [("a",), ("b",), ("tie",)]
