@@ -9,8 +9,11 @@ import pytest
 
 from raterlab.protocol import load_study
 from raterlab.settings import Home
-from tests.conftest import STUDIES
+from tests.conftest import BUNDLED, STUDIES
 from tests.ingest.conftest import issue, issued
+
+FRONT_END_STUDIES = tuple(dict.fromkeys([*BUNDLED, "pairwise_arena"]))
+"""The bundled studies every front end is checked on, the pairwise one among them."""
 
 
 @pytest.fixture
@@ -21,4 +24,4 @@ def arena(tmp_path: Path):
     return (study, home, *issue(study, home))
 
 
-__all__ = ["arena", "issued"]
+__all__ = ["FRONT_END_STUDIES", "arena", "issued"]

@@ -6,18 +6,26 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from raterlab import warehouse
 from raterlab.ingest import ingest_file
 from raterlab.protocol import load_study
 from raterlab.protocol.pairwise import canonical
+from raterlab.terminal import session as sessions
 from raterlab.terminal.answers import problems, row_cells
 from raterlab.terminal.app import LabelApp, PairView
 from raterlab.terminal.form import questions
 from raterlab.terminal.model import Labeler
 from tests.conftest import STUDIES
+from tests.frontends.test_label_app import TMUX, _keys, _wait_for
 
 
 def _arena_with(**options):
@@ -124,3 +132,36 @@ def test_pilot_labels_a_pairwise_packet_that_ingest_takes(arena):
             checked.add((row["preference"], bool(sealed["swapped"])))
     assert {side for side, _ in checked} == {"left", "right", "tie"}
     assert {swapped for _, swapped in checked} == {True, False}
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+def test_real_command_in_tmux_shows_both_sides_and_takes_arrows(arena, size):
+    _, home, _, _ = arena
+    name = f"raterlab-pairwise-{os.getpid()}-{size[0]}"
+    raterlab = str(Path(sys.executable).with_name("raterlab"))
+    env = f"RATERLAB_HOME={home.root} RATERLAB_STUDIES={STUDIES}"
+    command = (  # without COLUMNS / LINES from pytest, which would fix the tool's size
+        f"env -u COLUMNS -u LINES {env} {raterlab} label pairwise_arena --annotator rater_ana --run-id main; "
+        "echo EXIT=$?; sleep 60"
+    )
+    width, height = size
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), command],
+        check=True,
+    )
+    try:
+        screen = _wait_for(name, "Pair 1/")
+        lines = screen.splitlines()
+        (left,) = [line for line in lines if "◀ LEFT" in line]
+        assert ("RIGHT ▶" in left) == (width >= 100)  # side by side only when wide
+        assert "[L/←] left is better" in screen and "[R/→] right is better" in screen
+        _keys(name, "Right", "Enter")
+        _wait_for(name, "Pair 2/")
+        _keys(name, "q")
+        _wait_for(name, "EXIT=0")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+    (session_file,) = sessions.session_files(home)
+    (label,) = json.loads(session_file.read_text())["labels"]
+    assert label["preference"] == "right"
