@@ -3,9 +3,11 @@
 Layout after the plugin protocol's screen: a header (item n/N and the short shown values),
 what to read (long shown values, previewed; a view key shows one in full: ``V`` the last one,
 the response, the others the first free letter of their name, ``T`` for tool captures), the
-question with one key per answer, edge-case warnings and problems, and the keys line. ``G``
-shows the study's guide and its edge cases. The reading area scrolls with PageUp/PageDown on
-every question. Choice questions take one key; text questions take a line (Enter submits;
+question with one key per answer, edge-case warnings and problems, and the keys line. A pair
+item (a pairwise task) shows its two responses in full under ``◀ LEFT`` and ``RIGHT ▶``, side
+by side on a wide terminal and stacked on a narrow one (:class:`PairView`); the arrow keys
+answer left and right there. ``G`` shows the study's guide and its edge cases. The reading
+area scrolls with PageUp/PageDown on every question. Choice questions take one key; text questions take a line (Enter submits;
 view keys are then ``Ctrl`` + the letter). ``B`` (``Esc`` while typing) steps back, ``Q``
 (``Ctrl+Q`` while typing) saves and quits; the session was already saved after the last answer.
 
