@@ -118,11 +118,11 @@ def control_names(study: Study) -> set[str]:
 
 
 def _skip_reasons(study: Study, task: str) -> dict[str, str]:
-    """Each text field that only explains one field's skip -> that field's control offering
-    ``skip`` (a pairwise field's extra control): shown, and then
-    required, when ``skip`` is chosen. A reason the study requires, that some answer makes
-    required, or that explains several fields' skips is always shown instead (Label Studio
-    shows a box for one choice of one control; ingest checks the rest)."""
+    """Each text field that only explains one field's skip -> the control offering that
+    ``skip`` (the field, or a pairwise field's extra control): shown, and then required, when
+    ``skip`` is chosen. A reason the study requires, that some answer makes required, or that
+    explains several fields' skips is always shown instead (Label Studio shows a box for one
+    choice of one control; ingest checks the rest)."""
     spec = study.tasks[task]
     skipped: dict[str, list[str]] = {}
     for name, field in spec.fields.items():

@@ -12,8 +12,8 @@ Label Studio exports a project as (Export button, or ``/api/projects/<id>/export
   no annotation): the task's data keys, ``id`` (the task), each answered control by name (a
   single choice or text as itself, several as ``{"choices": [...]}`` / ``{"text": [...]}``, a
   rating or number as ``[{"rating": 4}]``, a pairwise side as ``[{"selected": "left"}]``),
-  ``annotator`` (number or email),
-  ``annotation_id``, ``updated_at`` and ``lead_time``. Cancelled annotations are left out.
+  ``annotator`` (number or email), ``annotation_id``, ``updated_at`` and ``lead_time``.
+  Cancelled annotations are left out.
 - ``CSV`` / ``TSV``: the JSON_MIN columns as text, lists flattened; refused here (a cell
   cannot tell a list from text), with the advice to export JSON.
 

@@ -7,9 +7,10 @@ question with one key per answer, edge-case warnings and problems, and the keys 
 item (a pairwise task) shows its two responses in full under ``◀ LEFT`` and ``RIGHT ▶``, side
 by side on a wide terminal and stacked on a narrow one (:class:`PairView`); the arrow keys
 answer left and right there. ``G`` shows the study's guide and its edge cases. The reading
-area scrolls with PageUp/PageDown on every question. Choice questions take one key; text questions take a line (Enter submits;
-view keys are then ``Ctrl`` + the letter). ``B`` (``Esc`` while typing) steps back, ``Q``
-(``Ctrl+Q`` while typing) saves and quits; the session was already saved after the last answer.
+area scrolls with PageUp/PageDown on every question. Choice questions take one key; text
+questions take a line (Enter submits; view keys are then ``Ctrl`` + the letter). ``B``
+(``Esc`` while typing) steps back, ``Q`` (``Ctrl+Q`` while typing) saves and quits; the
+session was already saved after the last answer.
 
 Keys are read by the app alone (no widget takes focus), one at a time in the order they were
 typed, each against the screen the one before it left: a burst is queued, never dropped. What
