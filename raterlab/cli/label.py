@@ -56,15 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _study(name: str) -> Study:
-    """The study, refused (a :class:`~raterlab.protocol.StudyError`) if it has pairwise
-    tasks, which the terminal tool does not show yet."""
-    from raterlab.protocol import StudyError, load_study
-    from raterlab.protocol.pairwise import front_end_problems
+    from raterlab.protocol import load_study
 
-    study = load_study(studies_dir() / f"{name}.yaml")
-    if problems := front_end_problems(study, "the terminal labeling tool"):
-        raise StudyError(f"{name}.yaml", problems)
-    return study
+    return load_study(studies_dir() / f"{name}.yaml")
 
 
 def _labeler(args: argparse.Namespace, home: Home) -> Labeler:

@@ -37,17 +37,7 @@ def _export_packet(home: Home, study: Study, annotator: str, batch: str) -> list
     """:func:`raterlab.labelstudio.tasks.export_packet`, imported when a packet is written."""
     from raterlab.labelstudio.tasks import export_packet
 
-    _refuse_pairwise(study)
     return export_packet(home, study, annotator, batch)
-
-
-def _refuse_pairwise(study: Study) -> None:
-    """Label Studio projects are not written for pairwise tasks yet: say so."""
-    from raterlab.protocol import StudyError
-    from raterlab.protocol.pairwise import front_end_problems
-
-    if problems := front_end_problems(study, "raterlab labelstudio"):
-        raise StudyError(f"{study.name}.yaml", problems)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,14 +67,14 @@ def _read(args: argparse.Namespace, home: Home) -> tuple[Study, Converted]:
     """The study and the export converted against its sealed key and users."""
     from raterlab import warehouse
     from raterlab.ingest import NoPackets
+    from raterlab.labelstudio.config import control_names
     from raterlab.labelstudio.exports import convert, sealed_packets
     from raterlab.labelstudio.formats import ExportedTask, read_export, unnamed_authors
     from raterlab.labelstudio.users import UserMapError, Users, read_user_map
     from raterlab.protocol import load_study
 
     study = load_study(studies_dir() / f"{args.study}.yaml")
-    _refuse_pairwise(study)
-    controls = {name for task in study.tasks.values() for name in task.fields}
+    controls = control_names(study)
     tasks: list[ExportedTask] = read_export(args.path, controls)
     issued = home.warehouse.is_file()
     with warehouse.connect(home.warehouse, read_only=True) if issued else nullcontext() as con:

@@ -105,8 +105,8 @@ def study_substitution(
 
 def run_substitution(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> pd.DataFrame:
     """``study``'s :func:`study_substitution` from the warehouse (ratings that count, the
-    generations' and imported verdicts, each verdict's first run, records, tiers), stamped ``computed_at``; the caller
-    writes it."""
+    generations' and imported verdicts (each verdict's first run), records, tiers), stamped
+    ``computed_at``; the caller writes it."""
     tables = load_tables(con, study)
     verdicts = first_runs(
         study_verdicts(study, tables.decoded_generations(), judges_dir(home.root, study.name))

@@ -10,6 +10,9 @@ likert         ``Rating`` when the scale is 1..max (max <= 10) without anchors o
 categorical    ``Choices`` (the labels)
 confidence     ``Choices`` (low / medium / high)
 text, list     ``TextArea`` (a list: one entry per submitted box)
+pairwise       ``Pairwise`` on the two responses (shown side by side, LEFT and RIGHT),
+               plus ``Choices`` ``<field>_other`` for tie / much better / skip
+               (:mod:`raterlab.labelstudio.pairwise`)
 =============  =====================================================================
 
 The choices are the field's answers (:func:`raterlab.protocol.answers.answers`), ``skip``
@@ -26,10 +29,20 @@ comes back through ingest, like any returned file.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from xml.etree import ElementTree as ET
 
-from raterlab.protocol import SKIP_VALUE, LikertField, ListField, Study, TextField
-from raterlab.protocol.answers import answers
+from raterlab.labelstudio.pairwise import extra_controls, other_answers, other_control
+from raterlab.protocol import (
+    SKIP_VALUE,
+    LikertField,
+    ListField,
+    PairwiseField,
+    Study,
+    TextField,
+)
+from raterlab.protocol.answers import Answer, answers
+from raterlab.protocol.pairwise import LEFT, RIGHT, SHOWN_SIDES
 
 OBJECT_PREFIX = "shown_"
 """Object tags are named ``shown_<key>``; control tags by their field name, so an exported
@@ -52,6 +65,9 @@ def _control(
             parent, "TextArea", **common, rows="2", editable="true", **submissions, **extra
         )
         return
+    if isinstance(spec, PairwiseField):
+        _pairwise(parent, spec, common)
+        return
     if isinstance(spec, LikertField):
         points = spec.max - spec.min + 1
         if not spec.anchors and spec.skip is None and spec.min == 1 and spec.max <= MAX_RATING:
@@ -62,26 +78,60 @@ def _control(
                 parent, "Number", **common, min=str(spec.min), max=str(spec.max), step="1"
             )
             return
+    _choices(parent, common, answers(spec))
+
+
+def _choices(parent: ET.Element, common: dict[str, str], offered: Iterable[Answer]) -> None:
     choices = ET.SubElement(parent, "Choices", **common, choice="single", showInline="true")
-    for answer in answers(spec):
+    for answer in offered:
         if answer.label == answer.value:
             ET.SubElement(choices, "Choice", value=answer.value)
         else:  # shown as its label, exported as the cell (alias)
             ET.SubElement(choices, "Choice", value=answer.label, alias=answer.value)
 
 
+def _pairwise(parent: ET.Element, spec: PairwiseField, common: dict[str, str]) -> None:
+    """Click the better response (``Pairwise``: no ``required``, which Label Studio cannot
+    check across two controls; ingest does), or pick tie / much better / skip."""
+    sides = ",".join(f"{OBJECT_PREFIX}{key}" for key in SHOWN_SIDES)
+    ET.SubElement(parent, "Header", value="Click the better response, LEFT or RIGHT", size="6")
+    ET.SubElement(parent, "Pairwise", name=common["name"], toName=sides)
+    offered = other_answers(spec)
+    if offered:
+        name = other_control(common["name"])
+        ET.SubElement(parent, "Header", value="or:", size="6")
+        _choices(parent, {**common, "name": name, "required": "false"}, offered)
+
+
+def _sides(view: ET.Element) -> None:
+    """A pair's two responses side by side, each under its side's name."""
+    row = ET.SubElement(view, "View", style="display: flex; gap: 1em;")
+    for key, title in ((LEFT, "LEFT"), (RIGHT, "RIGHT")):
+        side = ET.SubElement(row, "View", style="flex: 1; min-width: 0;")
+        ET.SubElement(side, "Header", value=title, size="5")
+        ET.SubElement(side, "Text", name=f"{OBJECT_PREFIX}{key}", value=f"${key}")
+
+
+def control_names(study: Study) -> set[str]:
+    """Every control name the study's configs use: the fields and the extra pairwise ones."""
+    return {name for task in study.tasks.values() for name in [*task.fields, *extra_controls(task)]}
+
+
 def _skip_reasons(study: Study, task: str) -> dict[str, str]:
-    """Each text field that only explains one field's skip -> that field: shown, and then
-    required, when ``skip`` is chosen. A reason the study requires, that some answer makes
-    required, or that explains several fields' skips is always shown instead (Label Studio
-    shows a box for one choice of one control; ingest checks the rest)."""
+    """Each text field that only explains one field's skip -> the control offering that
+    ``skip`` (the field, or a pairwise field's extra control): shown, and then required, when
+    ``skip`` is chosen. A reason the study requires, that some answer makes required, or that
+    explains several fields' skips is always shown instead (Label Studio shows a box for one
+    choice of one control; ingest checks the rest)."""
     spec = study.tasks[task]
     skipped: dict[str, list[str]] = {}
     for name, field in spec.fields.items():
         if field.skip is not None:
             skipped.setdefault(field.skip.reason, []).append(name)
     return {
-        reason: names[0]
+        reason: other_control(names[0])
+        if isinstance(spec.fields[names[0]], PairwiseField)
+        else names[0]
         for reason, names in skipped.items()
         if len(names) == 1
         and not spec.is_required(reason)
@@ -95,9 +145,14 @@ def label_config(study: Study, task: str) -> str:
     view = ET.Element("View")
     if spec.description:
         ET.SubElement(view, "Header", value=spec.description, size="4")
+    pair = spec.pairwise is not None
     for key in spec.shown:
+        if pair and key in SHOWN_SIDES:
+            continue
         ET.SubElement(view, "Header", value=key.replace("_", " ").upper(), size="6")
         ET.SubElement(view, "Text", name=f"{OBJECT_PREFIX}{key}", value=f"${key}")
+    if pair:
+        _sides(view)
     to_name = f"{OBJECT_PREFIX}{spec.shown[0]}"
     reasons = _skip_reasons(study, task)
     for name in spec.fields:

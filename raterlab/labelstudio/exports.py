@@ -10,10 +10,12 @@ Community shows every project to every user). Each task is judged alone: a refus
 reported by its Label Studio id and the rest imported.
 
 The packet annotator's latest submitted annotation of a task becomes one row of the packet's
-returned-file shape (text cells, ``time_spent_s`` from ``lead_time``); the rows are written
-into the inbox and ingested like any return, so the same validation, quarantine, archive
-and unblinding apply. Cancelled (skipped) annotations, tasks nobody annotated, earlier
-annotations and results for unknown fields are reported, never silently dropped.
+returned-file shape (text cells, ``time_spent_s`` from ``lead_time``; a pairwise field's
+side clicked and extra choice become its one cell, ``left``, ``right``, ``tie``...); the
+rows are written into the inbox and ingested like any return, so the same validation,
+quarantine, archive and unblinding apply. Cancelled (skipped) annotations, tasks nobody
+annotated, earlier annotations and results for unknown fields are reported, never silently
+dropped.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from raterlab.ingest.rules import TIME_COLUMN
 from raterlab.ingest.xlsx import cell_text
 from raterlab.labelstudio.config import label_config
 from raterlab.labelstudio.formats import Annotation, ExportedTask, TaskProblem
+from raterlab.labelstudio.pairwise import merged
 from raterlab.labelstudio.users import Users
 from raterlab.protocol import LIST_SEPARATOR, ListField, Study, TextField
 from raterlab.settings import Home
@@ -104,7 +107,8 @@ def _row(
     fields = study.tasks[packet.task].fields
     row = {"annotator_id": packet.annotator, "item": token}
     ignored = []
-    for name, values in annotation.answers.items():
+    answers = merged(study.tasks[packet.task], annotation.answers, choices)
+    for name, values in answers.items():
         if name not in fields:
             ignored.append(name)
             continue

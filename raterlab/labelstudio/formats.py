@@ -4,14 +4,16 @@ Label Studio exports a project as (Export button, or ``/api/projects/<id>/export
 
 - ``JSON``: a list of tasks, each ``{"id", "data": {...}, "annotations": [...], "drafts": [...]}``;
   an annotation has ``id``, ``completed_by`` (the user's number, or ``{"id", "email"}`` in
-  snapshot exports and older versions), ``result`` (``{"from_name", "type", "value"}`` each),
+  snapshot exports and older versions), ``result`` (``{"from_name", "type", "value"}`` each;
+  a ``Pairwise`` tag's value is ``{"selected": "left"}`` or ``"right"``),
   ``lead_time`` (seconds), ``was_cancelled`` and ``updated_at``; a draft names its ``user``
   by email (and ``created_username`` as ``"<email>, <number>"``).
 - ``JSON_MIN``: one flat record per submitted annotation (a task nobody annotated once, with
   no annotation): the task's data keys, ``id`` (the task), each answered control by name (a
   single choice or text as itself, several as ``{"choices": [...]}`` / ``{"text": [...]}``, a
-  rating or number as ``[{"rating": 4}]``), ``annotator`` (number or email),
-  ``annotation_id``, ``updated_at`` and ``lead_time``. Cancelled annotations are left out.
+  rating or number as ``[{"rating": 4}]``, a pairwise side as ``[{"selected": "left"}]``),
+  ``annotator`` (number or email), ``annotation_id``, ``updated_at`` and ``lead_time``.
+  Cancelled annotations are left out.
 - ``CSV`` / ``TSV``: the JSON_MIN columns as text, lists flattened; refused here (a cell
   cannot tell a list from text), with the advice to export JSON.
 
@@ -134,6 +136,8 @@ def _json_value(result: dict) -> list[str | float]:
         return _scalars(value.get("text"), f"{name}'s text")
     if kind in ("rating", "number"):
         return _scalars([value.get(kind)], f"{name}'s {kind}")
+    if kind == "pairwise":
+        return _scalars([value.get("selected")], f"{name}'s selected side")
     raise TaskProblem(f"the result for {name!r} is of type {kind!r}, which raterlab never asks")
 
 
@@ -182,7 +186,7 @@ def _min_value(value: object, name: str) -> list[str | float]:
             if key in value:
                 return _scalars(value[key], f"{name}'s {key}")
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
-        for key in ("rating", "number"):
+        for key in ("rating", "number", "selected"):
             if key in value[0]:
                 return _scalars([value[0][key]], f"{name}'s {key}")
     raise TaskProblem(f"the answer for {name!r} is {value!r}, not one raterlab asks for")

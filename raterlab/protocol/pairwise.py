@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from raterlab.protocol.fields import PairwiseField
 
 if TYPE_CHECKING:
-    from raterlab.protocol.study import Study, Task
+    from raterlab.protocol.study import Task
 
 LEFT = "response_left"
 RIGHT = "response_right"
@@ -138,18 +138,3 @@ def stored_as_answer(value: object) -> object:
     (``a`` -> ``left``), for checks that apply the answer rules to stored values; anything
     else (``skip``, empty, not a canonical value) as it is."""
     return seen(value, swapped=False) if value in _MIRROR else value
-
-
-def front_end_problems(study: Study, front_end: str) -> list[tuple[str, str]]:
-    """``(yaml path, sentence)`` for each pairwise task of ``study``, which ``front_end``
-    cannot show yet: such a study is labelled in its packets' CSV or .xlsx templates."""
-    return [
-        (
-            f"tasks.{name}.pairwise",
-            f"{front_end} does not show pairwise tasks yet: fill the packet's CSV or .xlsx "
-            "template (the two responses are response_left and response_right in the "
-            "packet's reference file)",
-        )
-        for name, task in study.tasks.items()
-        if task.pairwise is not None
-    ]

@@ -3,11 +3,14 @@
 Layout after the plugin protocol's screen: a header (item n/N and the short shown values),
 what to read (long shown values, previewed; a view key shows one in full: ``V`` the last one,
 the response, the others the first free letter of their name, ``T`` for tool captures), the
-question with one key per answer, edge-case warnings and problems, and the keys line. ``G``
-shows the study's guide and its edge cases. The reading area scrolls with PageUp/PageDown on
-every question. Choice questions take one key; text questions take a line (Enter submits;
-view keys are then ``Ctrl`` + the letter). ``B`` (``Esc`` while typing) steps back, ``Q``
-(``Ctrl+Q`` while typing) saves and quits; the session was already saved after the last answer.
+question with one key per answer, edge-case warnings and problems, and the keys line. A pair
+item (a pairwise task) shows its two responses in full under ``◀ LEFT`` and ``RIGHT ▶``, side
+by side on a wide terminal and stacked on a narrow one (:class:`PairView`); the arrow keys
+answer left and right there. ``G`` shows the study's guide and its edge cases. The reading
+area scrolls with PageUp/PageDown on every question. Choice questions take one key; text
+questions take a line (Enter submits; view keys are then ``Ctrl`` + the letter). ``B``
+(``Esc`` while typing) steps back, ``Q`` (``Ctrl+Q`` while typing) saves and quits; the
+session was already saved after the last answer.
 
 Keys are read by the app alone (no widget takes focus), one at a time in the order they were
 typed, each against the screen the one before it left: a burst is queued, never dropped. What
@@ -22,7 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich import box
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
 from textual import events
 from textual._time import get_time  # the clock Textual stamps key events with
 from textual.app import App, ComposeResult
@@ -31,11 +38,16 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from raterlab.design.items import display, guide_path
-from raterlab.terminal.form import RESERVED_KEYS, SKIP_KEY
+from raterlab.protocol.pairwise import LEFT, RIGHT, SHOWN_SIDES
+from raterlab.terminal.form import ARROW_KEYS, RESERVED_KEYS, SKIP_KEY, Choice, Question
 from raterlab.terminal.model import Labeler
 
 PREVIEW_LINES = 8
 HEADER_WIDTH = 40
+SIDE_BY_SIDE_WIDTH = 90
+"""A pair's two responses are side by side from this reading width on (a terminal of about 94
+columns), else one under the other."""
+ARROWS = {"left": "←", "right": "→"}
 GUIDE_KEY = "g"
 SCROLL_KEYS = ("pageup", "pagedown", "up", "down", "home", "end")
 EDIT_KEYS = ("backspace", "delete", "left", "right", "home", "end", "ctrl+u")
@@ -61,6 +73,36 @@ def _preview(text: str, full: bool, key: str) -> str:
 
 def _long(text: str) -> bool:
     return "\n" in text or len(text) > HEADER_WIDTH
+
+
+@dataclass(frozen=True)
+class PairView:
+    """A pair's two responses, each under its side's name: side by side where the reading area
+    is wide enough, else stacked; decided each time it is drawn, so it follows the terminal."""
+
+    left: str
+    right: str
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        left, right = Text(self.left), Text(self.right)
+        if options.max_width >= SIDE_BY_SIDE_WIDTH:
+            sides = Table(expand=True, padding=(0, 1), box=box.MINIMAL)
+            sides.add_column("◀ LEFT", ratio=1, header_style="bold reverse")
+            sides.add_column("RIGHT ▶", ratio=1, header_style="bold reverse")
+            sides.add_row(left, right)
+            yield sides
+            return
+        yield Text("◀ LEFT", style="bold reverse")
+        yield left
+        yield Text("")
+        yield Text("RIGHT ▶", style="bold reverse")
+        yield right
+
+
+def _key_of(question: Question, choice: Choice) -> str:
+    """A choice's key as shown, with its arrow where the arrow keys answer it too."""
+    arrow = ARROWS.get(choice.value) if question.arrows else None
+    return choice.key.upper() + (f"/{arrow}" if arrow else "")
 
 
 def _plural(n: int, word: str) -> str:
@@ -125,11 +167,13 @@ class LabelApp(App[str]):
 
     def views(self) -> list[View]:
         """The current item's long shown values with their view keys: ``V`` for the last
-        (the response), the first free letter of its name for each other one."""
+        (the response), the first free letter of its name for each other one. A pair's two
+        responses are always shown in full (they scroll), so they have none."""
         lab = self.labeler
         if lab.done:
             return []
-        names = [k for k, v in lab.item.shown.items() if _long(display(v))]
+        sides = SHOWN_SIDES if lab.task.pairwise is not None else ()
+        names = [k for k, v in lab.item.shown.items() if _long(display(v)) and k not in sides]
         taken = set(RESERVED_KEYS) | {GUIDE_KEY, SKIP_KEY}
         taken |= {c.key for q in lab.questions for c in q.choices}
         out = []
@@ -212,13 +256,19 @@ class LabelApp(App[str]):
             return
         self.query_one("#header", Static).update("  │  ".join([position, *short]))
         keys = {v.name: v.key for v in self.views()}
-        body.update(
-            "\n\n".join(
-                f"[b]{escape(key.replace('_', ' ').upper())}:[/b]\n"
-                f"{escape(_preview(text, False, keys.get(key, 'v')))}"
-                for key, text in long
-            )
+        text = "\n\n".join(
+            f"[b]{escape(key.replace('_', ' ').upper())}:[/b]\n"
+            f"{escape(_preview(text, False, keys.get(key, 'v')))}"
+            for key, text in long
+            if key not in SHOWN_SIDES or lab.task.pairwise is None
         )
+        body.update(self._pair(text) if lab.task.pairwise is not None else text)
+
+    def _pair(self, above: str) -> RenderableType:
+        """A pair item: what both responses answer, then the two responses in full."""
+        shown = self.labeler.item.shown
+        sides = PairView(display(shown.get(LEFT, "")), display(shown.get(RIGHT, "")))
+        return Group(Text.from_markup(above + "\n"), sides) if above else sides
 
     def _view_title(self) -> str:
         close = "Esc" if self.labeler.question.kind == "choice" else "the same key"
@@ -244,7 +294,7 @@ class LabelApp(App[str]):
         lines = [f"[b]{escape(q.prompt)}[/b]{required}"]
         if q.kind == "choice":
             lines.append(
-                "   ".join(f"\\[{c.key.upper()}] {escape(c.label)}".rstrip() for c in q.choices)
+                "   ".join(f"\\[{_key_of(q, c)}] {escape(c.label)}".rstrip() for c in q.choices)
             )
             if q.field in lab.answers:
                 lines.append(f"current answer: {escape(lab.answers[q.field])}")
@@ -343,6 +393,9 @@ class LabelApp(App[str]):
             self._toggle_view(next(v.name for v in self.views() if v.key == lowered))
         elif lowered == "v":
             self.render_state(["nothing to view in full: every value of this item is on screen"])
+        elif self.labeler.question.arrows and key in ARROW_KEYS:
+            found = self.labeler.answer(ARROW_KEYS[key])
+            self.render_state([p.message for p in found])
         elif event.character and event.is_printable:
             found = self.labeler.answer(event.character)
             self.render_state([p.message for p in found])

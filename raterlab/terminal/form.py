@@ -20,11 +20,17 @@ from raterlab.protocol import (
     ListField,
     Task,
 )
-from raterlab.protocol.fields import FieldSpec
+from raterlab.protocol.answers import PAIRWISE_WORDS
+from raterlab.protocol.fields import FieldSpec, PairwiseField
 
 RESERVED_KEYS = frozenset("qvb")
 """Keys the tool keeps for itself: quit and save, view in full, back."""
 SKIP_KEY = "s"
+PAIRWISE_ORDER = ("much_left", "left", "tie", "right", "much_right")
+"""A pairwise field's answers as offered: from left to right, as the responses are shown (with
+``strength: true`` the digits 1-5 then follow the screen: 1 left much better ... 5 right)."""
+ARROW_KEYS = {"left": "left", "right": "right"}
+"""On a pairwise question the arrow keys answer too: the arrow points at the better side."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,8 @@ class Question:
     conditional: bool = False
     """Some answers make this field required (a conditional requirement names it)."""
     hint: str = ""
+    arrows: bool = False
+    """The arrow keys answer ``left`` / ``right`` (a pairwise question)."""
 
 
 def choice_values(spec: FieldSpec) -> list[tuple[str, str]]:
@@ -58,6 +66,9 @@ def choice_values(spec: FieldSpec) -> list[tuple[str, str]]:
         pairs = [("1", "yes"), ("0", "no")]
     elif isinstance(spec, LikertField):
         pairs = [(str(v), spec.anchors.get(v, "")) for v in spec.domain()]
+    elif isinstance(spec, PairwiseField):  # as the annotator sees the sides
+        offered = spec.answers_seen()
+        pairs = [(v, PAIRWISE_WORDS[v]) for v in PAIRWISE_ORDER if v in offered]
     elif isinstance(spec, CategoricalField):
         pairs = [(label, label) for label in spec.labels]
     elif isinstance(spec, ConfidenceField):
@@ -111,7 +122,10 @@ def _question(task: Task, name: str, skip_reasons: dict[str, str]) -> Question:
     choices = [Choice(k, v, lbl) for k, (v, lbl) in zip(keys, pairs, strict=False)]
     if spec.skip is not None:
         choices.append(Choice(SKIP_KEY, SKIP_VALUE, "skip / unclear"))
-    return Question(name, prompt, "choice", tuple(choices), required, None, conditional)
+    arrows = isinstance(spec, PairwiseField)
+    return Question(
+        name, prompt, "choice", tuple(choices), required, None, conditional, arrows=arrows
+    )
 
 
 def questions(task: Task) -> list[Question]:

@@ -14,7 +14,8 @@ from raterlab.terminal import session as sessions
 from raterlab.terminal.form import questions
 from raterlab.terminal.model import Labeler, export
 from raterlab.terminal.session import SessionError
-from tests.conftest import BUNDLED, MINI_STUDY
+from tests.conftest import MINI_STUDY
+from tests.frontends.conftest import FRONT_END_STUDIES
 
 
 class Clock:
@@ -192,7 +193,7 @@ def test_finish_refuses_an_unfinished_session(issued):
         lab.finish()
 
 
-@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("name", FRONT_END_STUDIES)
 def test_every_bundled_study_gets_a_usable_form(name):
     """One key per answer, no clash with the tool's own keys, every field asked somewhere."""
     from raterlab.protocol import load_study

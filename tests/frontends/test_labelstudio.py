@@ -14,13 +14,15 @@ from raterlab.ingest import ingest_file
 from raterlab.labelstudio.config import label_config
 from raterlab.labelstudio.exports import convert, sealed_packets, write_returns
 from raterlab.labelstudio.formats import ExportError, tasks_of
+from raterlab.labelstudio.pairwise import extra_controls
 from raterlab.labelstudio.tasks import export_packet, packet_tasks
 from raterlab.labelstudio.users import Users
-from raterlab.protocol import load_study
-from tests.conftest import BUNDLED, STUDIES
+from raterlab.protocol import PairwiseField, load_study
+from tests.conftest import STUDIES
+from tests.frontends.conftest import FRONT_END_STUDIES
 
 
-@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("name", FRONT_END_STUDIES)
 def test_generated_config_passes_label_studios_parser(name):
     interface = pytest.importorskip("label_studio_sdk.label_interface").LabelInterface
     study = load_study(STUDIES / f"{name}.yaml")
@@ -28,7 +30,8 @@ def test_generated_config_passes_label_studios_parser(name):
         config = label_config(study, task)
         parsed = interface(config)
         parsed.validate()  # schema, unique names, toName targets (what the server checks)
-        assert {c.name for c in parsed.controls} == set(spec.fields)
+        extra = extra_controls(spec)  # a pairwise field's tie / much better / skip
+        assert {c.name for c in parsed.controls} == set(spec.fields) | set(extra)
         shown_on_skip = {  # a skip reason, required when its box is shown
             control.get("name")
             for box in ET.fromstring(config).iter("View")
@@ -37,6 +40,8 @@ def test_generated_config_passes_label_studios_parser(name):
             if control.get("name")
         }
         for field_name in spec.fields:
+            if isinstance(spec.fields[field_name], PairwiseField):
+                continue  # a side or the tie: two controls, required is checked by ingest
             required = parsed.get_control(field_name).attr.get("required") == "true"
             assert required == (spec.is_required(field_name) or field_name in shown_on_skip)
         broken = config.replace('toName="shown_', 'toName="nowhere_')

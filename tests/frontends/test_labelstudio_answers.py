@@ -17,10 +17,14 @@ from raterlab.ingest import task_rules
 from raterlab.ingest.read import ROW
 from raterlab.ingest.validate import rule_issues
 from raterlab.labelstudio.config import label_config
-from raterlab.protocol import SKIP_VALUE, Study, load_study
+from raterlab.labelstudio.pairwise import MUCH, extra_controls, other_control, pairwise_cell
+from raterlab.protocol import SKIP_VALUE, PairwiseField, Study, load_study
 from raterlab.protocol.answers import answer_values, answers
+from raterlab.protocol.fields import PAIRWISE_SIDES
+from raterlab.protocol.pairwise import canonical
 from raterlab.terminal.form import questions
-from tests.conftest import BUNDLED, STUDIES
+from tests.conftest import STUDIES
+from tests.frontends.conftest import FRONT_END_STUDIES
 
 DOMAIN_RULES = ("type", "range", "allowed_values", "skip_reason")
 
@@ -45,9 +49,14 @@ def _issues(study: Study, task: str, cells: dict[str, str]) -> list[str]:
 def _label_studio_offers(study: Study, task: str) -> dict[str, list[str]]:
     """Per field, the values a Label Studio annotation of the generated config exports."""
     offers = {}
-    for control in ET.fromstring(label_config(study, task)).iter():
+    view = ET.fromstring(label_config(study, task))
+    for control in view.iter():
         name = control.get("name")
-        if control.tag == "Choices":
+        if control.tag == "Pairwise":
+            offers[name] = _pairwise_offers(view, name)
+        elif control.tag == "Choices" and name in extra_controls(study.tasks[task]):
+            continue
+        elif control.tag == "Choices":
             offers[name] = [c.get("alias") or c.get("value") for c in control]
         elif control.tag == "Rating":
             offers[name] = [str(v) for v in range(1, int(control.get("maxRating")) + 1)]
@@ -57,6 +66,23 @@ def _label_studio_offers(study: Study, task: str) -> dict[str, list[str]]:
                 str(v) for v in range(int(control.get("min")), int(control.get("max")) + 1)
             ]
     return offers
+
+
+def _pairwise_offers(view: ET.Element, name: str) -> list[str]:
+    """The cells a pairwise field's annotation exports: a side clicked (alone, or with
+    ``much better``), or the extra control's tie / skip alone."""
+    other = [
+        c.get("alias") or c.get("value")
+        for control in view.iter("Choices")
+        if control.get("name") == other_control(name)
+        for c in control
+    ]
+    cells = [pairwise_cell([side], []) for side in PAIRWISE_SIDES]
+    cells += [pairwise_cell([], [o]) for o in other if o != MUCH.value]
+    cells += [
+        pairwise_cell([side], [o]) for o in other if o == MUCH.value for side in PAIRWISE_SIDES
+    ]
+    return cells
 
 
 def _spreadsheet_offers(study: Study, task: str, path: Path) -> dict[str, list[str]]:
@@ -76,7 +102,7 @@ def _spreadsheet_offers(study: Study, task: str, path: Path) -> dict[str, list[s
     return offers
 
 
-@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("name", FRONT_END_STUDIES)
 def test_ingest_accepts_exactly_the_answers_and_skip_needs_its_reason(name):
     study = load_study(STUDIES / f"{name}.yaml")
     for task, field_name, field in _fields(study):
@@ -91,11 +117,14 @@ def test_ingest_accepts_exactly_the_answers_and_skip_needs_its_reason(name):
             assert _issues(study, task, {field_name: "maybe"}), (task, field_name)
             if field.skip is None:
                 assert _issues(study, task, {field_name: SKIP_VALUE}), (task, field_name)
-            assert {a.code for a in answers(field)} - {SKIP_VALUE} == set(field.domain())
+            codes = {a.code for a in answers(field)} - {SKIP_VALUE}
+            if isinstance(field, PairwiseField):  # answered as seen, stored canonically
+                codes = {canonical(code, swapped=False) for code in codes}
+            assert codes == set(field.domain())
 
 
 @pytest.mark.parametrize("front_end", ["label_studio", "spreadsheet"])
-@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("name", FRONT_END_STUDIES)
 def test_front_end_offers_exactly_what_ingest_accepts(name, front_end, tmp_path: Path):
     study = load_study(STUDIES / f"{name}.yaml")
     for task in study.tasks:
@@ -104,13 +133,15 @@ def test_front_end_offers_exactly_what_ingest_accepts(name, front_end, tmp_path:
         else:
             offers = _spreadsheet_offers(study, task, tmp_path / f"{task}.xlsx")
         for _, field_name, field in (f for f in _fields(study) if f[0] == task):
-            if answers(field):
+            if isinstance(field, PairwiseField):  # two controls: the order is not one list
+                assert sorted(offers[field_name]) == sorted(answer_values(field)), field_name
+            elif answers(field):
                 assert offers[field_name] == list(answer_values(field)), (task, field_name)
             else:
                 assert field_name not in offers
 
 
-@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("name", FRONT_END_STUDIES)
 def test_terminal_form_offers_only_what_ingest_accepts(name):
     study = load_study(STUDIES / f"{name}.yaml")
     for task, spec in study.tasks.items():

@@ -1,13 +1,12 @@
-"""Where an annotator meets a pair: the spreadsheet packet (both responses in the reference
-sheet, a drop-down of left/right/tie), and the front ends that do not show pairs yet, which
-refuse a pairwise study with a clear error instead of offering the canonical a/b."""
+"""Where an annotator meets a pair in a spreadsheet: the packet (both responses in the
+reference sheet, a drop-down of left/right/tie). The terminal tool and Label Studio are
+tested in tests/frontends/."""
 
 from __future__ import annotations
 
 import openpyxl
 import pytest
 
-from raterlab.cli import main
 from raterlab.design import assign, read_generations, routed_items, seal, write_packets
 from raterlab.design.xlsx import xlsx_packet
 from raterlab.protocol import load_study
@@ -51,21 +50,3 @@ def test_the_spreadsheet_shows_both_sides_and_offers_the_answers(packet) -> None
         str(v) for sheet in book for row in sheet.iter_rows(values_only=True) for v in row if v
     )
     assert not any(system in text for system in systems)
-
-
-@pytest.mark.parametrize(
-    ("argv", "front_end"),
-    [
-        (["label", "pairwise_arena", "--annotator", "rater_ana"], "the terminal labeling tool"),
-        (["labelstudio", "export", "pairwise_arena"], "raterlab labelstudio"),
-    ],
-)
-def test_front_ends_without_pairs_refuse_a_pairwise_study(
-    packet, argv: list[str], front_end: str, monkeypatch, capsys
-) -> None:
-    _, home, *_ = packet
-    monkeypatch.setenv("RATERLAB_HOME", str(home.root))
-    assert main(argv) == 2
-    error = capsys.readouterr().err
-    assert f"tasks.preference.pairwise: {front_end} does not show pairwise tasks yet" in error
-    assert "CSV or .xlsx" in error
