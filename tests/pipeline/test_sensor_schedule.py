@@ -20,6 +20,7 @@ from raterlab.files import sha256_of
 from raterlab.ingest.store import ensure_tables
 from raterlab.settings import Home
 from tests.concurrency.conftest import held_lock
+from tests.conftest import STUDIES
 
 
 def _requests(context) -> list[dg.RunRequest]:
@@ -134,5 +135,6 @@ def test_nightly_schedule_requests_every_study() -> None:
     )
     requests = nightly_agreement(context)
     keys = sorted(r.partition_key for r in requests)
-    assert keys == ["correctness_ab", "empathy", "gold_tiers", "plugin_triggers", "rag_triplet"]
+    assert keys == sorted(p.stem for p in STUDIES.glob("*.yaml"))
+    assert "pairwise_arena" in keys
     assert {r.run_key for r in requests} == {f"{k}:2026-11-22" for k in keys}
