@@ -39,7 +39,7 @@ from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.fields import PairwiseField
 from raterlab.settings import Home
 from raterlab.tables import names
-from raterlab.tables.judge_verdicts import ROBUSTNESS, VERDICTS
+from raterlab.tables.judge_verdicts import PAIRWISE_JUDGES, ROBUSTNESS, VERDICTS
 from raterlab.warehouse import read_table
 
 KEYS = ("task", "judge", "field", "slice")
@@ -261,19 +261,33 @@ def _substitution(substitution: pd.DataFrame | None) -> pd.DataFrame:
     return rows.sort_values("_gain", na_position="first")[columns].drop_duplicates(list(KEYS))
 
 
+def _winners(pairwise: pd.DataFrame | None) -> pd.DataFrame:
+    """``winner_kappa`` and ``winner_kappa_low`` per task, judge, field and slice of
+    ``gold.pairwise_judges`` (none without the table)."""
+    columns = [*KEYS, "winner_kappa", "winner_kappa_low"]
+    if pairwise is None or pairwise.empty:
+        return pd.DataFrame(columns=columns)
+    renamed = {"kappa": "winner_kappa", "kappa_low": "winner_kappa_low"}
+    return pairwise.rename(columns=renamed)[columns]
+
+
 def verdict_inputs(
     calibration: pd.DataFrame,
     robustness: pd.DataFrame,
     correlations: pd.DataFrame,
     substitution: pd.DataFrame | None = None,
+    pairwise: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The rows :func:`raterlab.judges.verdict.judge_verdicts` reads
     (:data:`raterlab.judges.verdict.INPUT_COLUMNS`), one per headline calibration row: the
     calibration, its robustness checks, the PPI gain's inputs (from ``substitution``, the
-    study's ``gold.judge_substitution``, where it has the row; else the correlation)."""
+    study's ``gold.judge_substitution``, where it has the row; else the correlation), and a
+    pairwise field's agreement with the human winners (from ``pairwise``, the study's
+    ``gold.pairwise_judges``)."""
     if calibration.empty:
         return pd.DataFrame(columns=list(INPUT_COLUMNS))
     frame = _headline(calibration).merge(_checks(robustness), on=list(KEYS), how="left")
+    frame = frame.merge(_winners(pairwise), on=list(KEYS), how="left")
     ppi = _substitution(substitution)
     frame = frame.merge(correlations, on=list(KEYS), how="left").merge(
         ppi, on=list(KEYS), how="left", suffixes=("", "_ppi")
@@ -331,7 +345,8 @@ def study_robustness(
 
 def study_judge_verdicts(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> pd.DataFrame:
     """``study``'s ``gold.judge_verdicts`` rows (without ``study``): its calibration,
-    robustness and, where it exists, ``gold.judge_substitution``, decided by
+    robustness and, where they exist, ``gold.judge_substitution`` and
+    ``gold.pairwise_judges``, decided by
     :func:`raterlab.judges.verdict.judge_verdicts`."""
     data = study_data(con, study, home)
     calibration = read_calibration(con, study.name).calibration
@@ -344,5 +359,6 @@ def study_judge_verdicts(con: duckdb.DuckDBPyConnection, study: Study, home: Hom
         robustness if robustness is not None else pd.DataFrame(columns=list(ROBUSTNESS_COLUMNS)),
         correlations,
         read_table(con, SUBSTITUTION, study.name),
+        read_table(con, PAIRWISE_JUDGES.name, study.name),
     )
     return stamped(judge_verdicts(inputs), names(VERDICTS))

@@ -93,6 +93,17 @@ _VERDICTS = (
         f.DOUBLE,
         "The alternative annotator test's winning rate (passes at 0.5); NULL when not run.",
     ),
+    Column(
+        "winner_kappa",
+        f.DOUBLE,
+        "Pairwise fields: the judge's kappa with the human winners (`gold.pairwise_judges`).",
+    ),
+    Column(
+        "winner_kappa_low",
+        f.DOUBLE,
+        "Lower end of its interval; where the alternative annotator test was not run, the "
+        "rule asks it to reach `ceiling_low`.",
+    ),
     Column("n_checks", f.BIGINT, "Robustness checks measured (`gold.judge_robustness`)."),
     Column("checks_flagged", f.VARCHAR, "The flagged ones with estimate and interval ('' none)."),
     Column(
@@ -166,7 +177,8 @@ VERDICTS = Table(
     columns=_VERDICTS,
     key=("study", "task", "judge", "field", "slice"),
     details="The rule (`raterlab/judges/verdict.py`): `replace` when the alternative "
-    "annotator test passes, the agreement reaches the human ceiling's interval and no "
+    "annotator test passes (a pairwise field where it was not run: when `winner_kappa_low` "
+    "reaches `ceiling_low`), the agreement reaches the human ceiling's interval and no "
     "measured robustness check is flagged; else `ppi` when `ppi_gain_low > 1`; else `no`.\n\n"
     "```sql\n"
     "SELECT task, field, judge, verdict, reasons\n"
