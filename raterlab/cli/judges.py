@@ -23,8 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "right, tie (much_left, much_right); one verdict per item, judge, field, order "
             "and run. "
             "Each judge must be declared in the study's judges.panel with source: import. "
-            "Importing a judge again replaces its verdicts; the judge_calibration and "
-            "judge_substitution assets read them on their next run."
+            "Importing a judge again replaces its verdicts; the judge_calibration, "
+            "judge_substitution and judge_robustness assets read them on their next run."
         ),
     )
     imp.add_argument("study", help="study name (a file in studies/)")
