@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import json
+import re
 
 import dagster as dg
 import pandas as pd
 import pytest
 import yaml
 
-from assets import consensus, judge_verdicts, judges
+from assets import consensus, judge_verdicts, judges, pairwise, pairwise_ranking
 from raterlab import warehouse
 from raterlab.judges.imports import BUNDLED_FILE, import_judge_file
+from raterlab.report import write_report
 from raterlab.tables import names
 from raterlab.tables.judge_verdicts import PAIRWISE_JUDGES
 from resources import Raterlab
@@ -30,7 +32,11 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pd.DataFrame]:
     verdicts, _ = import_judge_file(study, STUDIES / "pairwise_arena" / BUNDLED_FILE, home.root)
     resource = Raterlab(home=str(home.root), studies=str(root / "studies"))
     result = dg.materialize(
-        [*dg.load_assets_from_modules([consensus, judges, judge_verdicts])],
+        [
+            *dg.load_assets_from_modules(
+                [consensus, judges, judge_verdicts, pairwise, pairwise_ranking]
+            )
+        ],
         partition_key="pairwise_arena",
         resources={"raterlab": resource},
         instance=dg.DagsterInstance.ephemeral(),
@@ -41,7 +47,8 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pd.DataFrame]:
             name: con.execute(f"SELECT * FROM gold.{name}").df()
             for name in ("pairwise_judges", "judge_robustness", "judge_verdicts", "consensus")
         }
-    return {**tables, "verdicts": verdicts}
+        page = write_report(con, study, home.reports).read_text(encoding="utf-8")
+    return {**tables, "verdicts": verdicts, "page": page}
 
 
 def test_the_arena_judge_is_calibrated_against_the_human_winners(arena) -> None:
@@ -59,6 +66,16 @@ def test_the_arena_judge_is_calibrated_against_the_human_winners(arena) -> None:
     assert row["left_share"] > 0.55 and row["flagged"]
     assert row["consistent_share"] < 0.8
     assert row["n_swapped_pairs"] == arena["verdicts"]["item_id"].nunique()
+
+
+def test_the_report_shows_the_judge_and_its_verdict(arena) -> None:
+    page = arena["page"]
+    answer = re.search(r'<section id="answer">(.*?)</section>', page, re.S).group(1)
+    assert "Judges: arena_judge names the human winner in" in answer
+    assert "FLAGGED for position bias" in answer and "Judges against the human winners" in answer
+    judge_section = re.search(r'<section id="judge">(.*?)</section>', page, re.S).group(1)
+    assert "May this judge replace the humans?" in judge_section
+    assert "arena_judge" in judge_section and "position_bias" in judge_section
 
 
 def test_position_rows_reach_robustness_and_the_verdict(arena) -> None:
