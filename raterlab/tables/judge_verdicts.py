@@ -40,8 +40,9 @@ _ROBUSTNESS = (
     Column(
         "n",
         f.BIGINT,
-        "Units behind the row: items rated in two or more runs, pairs judged in both orders, "
-        "verdicts naming a side, items with a verdict and a consensus value.",
+        "Units behind the row: items rated in two or more runs, pairs judged in both orders "
+        "(once per run), the verdicts on those pairs naming a side, items with a verdict and "
+        "a consensus value.",
     ),
     Column("n_runs", f.BIGINT, "`repeat_run`: the judge's runs."),
     Column("estimate", f.DOUBLE, "The statistic on the data."),
