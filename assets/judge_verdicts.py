@@ -4,6 +4,7 @@ import dagster as dg
 
 from assets.metadata import table_md
 from assets.study_asset import StudyStep, study_asset
+from raterlab.judges.pairwise_study import study_pairwise_judges
 from raterlab.judges.verdict_study import study_judge_verdicts, study_robustness
 
 
@@ -15,16 +16,20 @@ from raterlab.judges.verdict_study import study_judge_verdicts, study_robustness
 )
 def judge_robustness(step: StudyStep) -> dg.MaterializeResult:
     """``gold.judge_robustness``: each judge's repeat-run consistency (judge files with a
-    ``run`` column) and its bias against the human consensus per slice, with intervals and
-    flags."""
+    ``run`` column), its position-swap consistency and left share (pairwise fields judged in
+    both orders) and its bias against the human consensus per slice, with intervals and
+    flags; and ``gold.pairwise_judges``: each judge of a pairwise field against the humans'
+    winners beside its position checks."""
     study = step.study
     if study.judges is None:
         step.create_empty_tables()
         return dg.MaterializeResult(metadata={"judges": "none declared"})
     with step.raterlab.warehouse(read_only=True) as con:
         rows = study_robustness(con, study, step.raterlab.paths)
-    step.write({"gold.judge_robustness": rows}, published=True)
+        pairwise = study_pairwise_judges(con, study, step.raterlab.paths)
+    step.write({"gold.judge_robustness": rows, "gold.pairwise_judges": pairwise}, published=True)
     flagged = rows[rows["flagged"].fillna(False).astype(bool)]
+    shown = ["task", "field", "judge", "kappa", "consistent_share", "left_share", "flagged"]
     return dg.MaterializeResult(
         metadata={
             "rows": len(rows),
@@ -32,6 +37,7 @@ def judge_robustness(step: StudyStep) -> dg.MaterializeResult:
             "flagged_checks": table_md(
                 flagged[["task", "field", "judge", "slice", "check", "estimate"]]
             ),
+            "pairwise_judges": table_md(pairwise[pairwise["slice"] == "all"][shown]),
         }
     )
 

@@ -1,10 +1,10 @@
 """``make demo``: the whole loop on every bundled study, with simulated annotators.
 
-For each study: packets go out; simulated annotators return the pilot; ingest (files with
-planted mistakes are quarantined, then their corrected versions resubmitted); the pilot gate
-decides whether the main round goes out; annotators return it; ingest and agreement again.
-Runs are recorded in the Dagster instance under ``$RATERLAB_HOME/dagster``, so ``make ui``
-shows them afterwards.
+For each study: its bundled judge file, if it has one, is imported; packets go out;
+simulated annotators return the pilot; ingest (files with planted mistakes are quarantined,
+then their corrected versions resubmitted); the pilot gate decides whether the main round
+goes out; annotators return it; ingest and agreement again. Runs are recorded in the
+Dagster instance under ``$RATERLAB_HOME/dagster``, so ``make ui`` shows them afterwards.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pipelines.instance import instance
 from raterlab import warehouse
 from raterlab.design.repilot import repeat_pilot
 from raterlab.design.rounds import RepilotError
+from raterlab.judges.imports import BUNDLED_FILE, import_judge_file
 from raterlab.judges.store import read_calibration
 from raterlab.judges.summary import judge_lines
 from raterlab.protocol import load_study
@@ -66,6 +67,10 @@ def run_study(
     failed run's failing steps to ``failed``."""
     study = load_study(studies_dir() / f"{name}.yaml")
     notes: list[str] = []
+    bundled = studies_dir() / name / BUNDLED_FILE
+    if bundled.is_file():
+        verdicts, _ = import_judge_file(study, bundled, home.root)
+        notes.append(f"{name}: imported {len(verdicts)} judge verdicts from {bundled.name}")
 
     def run(step: str) -> None:
         progress.update(task, description=f"{name}: {step}")

@@ -17,7 +17,9 @@ UTF-8, keys in a fixed order) and the study's generated documents where it has t
   judges (``_generate/judges.py``).
 - ``pairwise_arena``: 30 prompts in three categories answered by four assistants of
   distinct planted quality (one record per prompt and assistant; the design makes the
-  pairs), plus 3 attention pairs; and its guide.
+  pairs), plus 3 attention pairs; its guide; and an imported LLM judge's file
+  (``judge_verdicts.csv``: every pair the design makes, in both orders;
+  ``_generate/pairwise_judge.py``).
 
 The text is the hand-written material in ``studies/_samples/<study>/`` (YAML and Markdown);
 the code in ``studies/_generate/`` only combines it, with one ``random.Random(seed)`` per

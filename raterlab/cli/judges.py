@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from raterlab.judges.columns import FILE_COLUMNS, OPTIONAL_COLUMNS
+from raterlab.judges.columns import FILE_COLUMNS, OPTIONAL_COLUMNS, SIDE_COLUMNS
 from raterlab.settings import Home, studies_dir
 
 
@@ -18,9 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="validate a judge file against the study and store it",
         description=(
             f"Columns: {', '.join(FILE_COLUMNS)}, optional {', '.join(OPTIONAL_COLUMNS)}. "
+            f"A verdict on a pairwise field also needs {', '.join(SIDE_COLUMNS)} (the order "
+            "the judge saw the pair in) and its value is written as the judge saw it: left, "
+            "right, tie (much_left, much_right); one verdict per item, judge, field, order "
+            "and run. "
             "Each judge must be declared in the study's judges.panel with source: import. "
-            "Importing a judge again replaces its verdicts; the judge_calibration and "
-            "judge_substitution assets read them on their next run."
+            "Importing a judge again replaces its verdicts; the judge_calibration, "
+            "judge_substitution and judge_robustness assets read them on their next run."
         ),
     )
     imp.add_argument("study", help="study name (a file in studies/)")
@@ -29,25 +33,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from raterlab.design import GenerationsError, read_generations
-    from raterlab.judges.verdicts import (
-        JudgeFileError,
-        judges_dir,
-        read_judge_file,
-        store_imported,
-    )
+    from raterlab.design import GenerationsError
+    from raterlab.judges.imports import import_judge_file
+    from raterlab.judges.verdicts import JudgeFileError
     from raterlab.protocol import StudyError, load_study
 
     try:
         study = load_study(studies_dir() / f"{args.study}.yaml")
-        generations = read_generations(study)
-        tasks_of = dict(zip(generations["item_id"].astype(str), generations["task"], strict=True))
-        verdicts = read_judge_file(study, args.file, tasks_of)
+        verdicts, paths = import_judge_file(study, args.file, Home.from_env().root)
     except (StudyError, GenerationsError, JudgeFileError, FileNotFoundError) as error:
         print(f"raterlab judges import: {error}", file=sys.stderr)
         return 2
-    folder = judges_dir(Home.from_env().root, study.name)
-    for path in store_imported(verdicts, folder):
+    for path in paths:
         rows = verdicts[verdicts["judge"] == path.stem]
         invalid = int(rows["value"].isna().sum())
         print(f"{path.stem}: {len(rows)} verdicts ({invalid} unreadable) -> {path}")

@@ -12,8 +12,13 @@ humans. Plain functions over arrays and DataFrames, no Dagster (see docs/judges.
 - :mod:`raterlab.judges.weights`: multi-judge weights and bounds;
 - :mod:`raterlab.judges.files` (two plain files), :mod:`raterlab.judges.study` (a study's
   warehouse tables), :mod:`raterlab.judges.verdicts` (hidden keys, imported judge files),
+  :mod:`raterlab.judges.imports` (a judge file into a study),
   :mod:`raterlab.judges.store` (the gold tables), :mod:`raterlab.judges.plot`,
-  :mod:`raterlab.judges.summary`.
+  :mod:`raterlab.judges.summary`;
+- :mod:`raterlab.judges.robustness` and :mod:`raterlab.judges.verdict_study` (repeat runs,
+  position swap and bias, bias per slice), :mod:`raterlab.judges.pairwise` and
+  :mod:`raterlab.judges.pairwise_study` (a pairwise field's judges against the human
+  winners), :mod:`raterlab.judges.verdict` (may the judge replace the humans).
 """
 
 from raterlab.lazy import exports

@@ -13,9 +13,12 @@ Each check gives one row of :data:`ROW_KEYS` (``gold.judge_robustness`` adds who
   right and B left, A right). Consistency is the share of pairs whose winner (a system, or a
   tie) is the same in both orders, with a Wilson interval (Zheng et al. 2023 call it the
   judge's consistency under swapped positions). Flagged below :data:`MIN_SWAP_CONSISTENCY`.
-- ``position_bias``: of the pairwise verdicts that name a side, the share that name the left
-  one, with a Wilson interval and the exact two-sided binomial test of a share of 1/2
-  (Wang et al. 2024). Flagged when ``p < 1 - confidence``.
+- ``position_bias``: of the pairwise verdicts on pairs judged in both orders (within a run)
+  that name a side, the share that name the left one, with a Wilson interval and the exact
+  two-sided binomial test of a share of 1/2 (Wang et al. 2024). Each such pair is seen once
+  from each side, so a judge that ignores the side names the left one half the time whatever
+  the systems' strengths; verdicts on pairs seen in one order only are left out, since the
+  order a team chose could favour the stronger system. Flagged when ``p < 1 - confidence``.
 - ``slice_bias``: the mean of ``judge - human`` over the items of a slice (graded and binary
   fields; for a categorical field, per label, ``1[judge = label] - 1[human = label]``), with
   the t interval ``mean +- t_{n-1, (1+c)/2} s / sqrt(n)`` and the one-sample t-test of a zero
@@ -172,9 +175,9 @@ def position_swap_checks(verdicts: pd.DataFrame, confidence: float = 0.95) -> pd
     """Position-swap consistency and position bias of each judge (see the module docstring).
 
     ``verdicts``: one row per pairwise verdict, columns :data:`PAIRWISE_COLUMNS` and
-    optionally ``run`` (the orders are matched within a run). Returns one ``position_swap``
-    row per judge with a pair judged in both orders and one ``position_bias`` row per judge
-    with a verdict naming a side, with a ``judge`` column. Two verdicts of a judge on the same
+    optionally ``run`` (the orders are matched within a run). Returns, per judge with a pair
+    judged in both orders, one ``position_swap`` row and (when one of those verdicts names a
+    side) one ``position_bias`` row, with a ``judge`` column. Two verdicts of a judge on the same
     item, pair, order and run raise a ``ValueError``.
     """
     frame = _pairwise(verdicts)
@@ -189,8 +192,9 @@ def position_swap_checks(verdicts: pd.DataFrame, confidence: float = 0.95) -> pd
             f"{first['run']!r} (rows {', '.join(map(str, frame[repeated].index[:2]))})"
         )
     both = frame.pivot(index=keys, columns="order", values="outcome").dropna()
+    swapped = frame.set_index(keys).index.isin(both.index)
     rows = []
-    for judge, part in frame.groupby("judge", sort=True):
+    for judge, part in frame[swapped].groupby("judge", sort=True):
         rows += _swap_rows(str(judge), both, part, confidence)
     return pd.DataFrame(rows, columns=["judge", *ROW_KEYS])
 

@@ -6,7 +6,13 @@ r"""One verdict per judge, field and slice: may the judge replace the humans her
 1. ``replace`` ("may replace humans here") when all of these hold:
 
    - the alternative annotator test passes: winning rate >= 0.5, the judge beats at least
-     half of the annotators it was tested against (Calderon, Reichart & Dror 2025);
+     half of the annotators it was tested against (Calderon, Reichart & Dror 2025). Where
+     the test was not run (too few annotators with enough items, as in most slices) and the
+     field is pairwise, the judge's agreement with the human winners stands in for it
+     (``gold.pairwise_judges``): it holds when the lower end of the interval of the judge's
+     kappa with the consensus winners (``winner_kappa_low``) reaches the lower end of the
+     human ceiling (``ceiling_low``), i.e. even at its worst plausible value the judge
+     agrees with the humans' verdict on a pair as well as humans agree with each other;
    - the judge's agreement with the humans (the headline statistic: Cohen's kappa for binary
      and categorical fields, Spearman's rho for Likert ones) reaches the human ceiling's
      interval, i.e. is at least its lower end (``within_human_range`` of
@@ -91,6 +97,8 @@ INPUT_COLUMNS = (
     "ceiling_high",
     "within_human_range",
     "alt_winning_rate",
+    "winner_kappa",
+    "winner_kappa_low",
     "n_checks",
     "checks_flagged",
     "n_labeled",
@@ -170,7 +178,25 @@ def _dorner_applies(row: dict) -> bool | None:
     return bool(row["judge_accuracy"] <= row["system_score"])
 
 
-def _alt_reason(rate: object) -> tuple[bool, str]:
+def _winner_reason(row: dict) -> tuple[bool, str]:
+    """A pairwise field without the alternative annotator test: the judge's kappa with the
+    human winners, at the low end of its interval, against the human ceiling's low end."""
+    kappa, low, ceiling = row["winner_kappa"], row["winner_kappa_low"], row["ceiling_low"]
+    said = (
+        "alternative annotator test not run; in its place, agreement with the human winners "
+        f"kappa {kappa:.2f} (interval from {low:.2f})"
+    )
+    if not _known(ceiling):
+        return False, f"{said}, no human ceiling to reach"
+    if low >= ceiling:
+        return True, f"{said} reaches the human ceiling's low end {ceiling:.2f}"
+    return False, f"{said} below the human ceiling's low end {ceiling:.2f}"
+
+
+def _alt_reason(row: dict) -> tuple[bool, str]:
+    rate = row["alt_winning_rate"]
+    if not _known(rate) and _known(row["winner_kappa_low"]):
+        return _winner_reason(row)
     if not _known(rate):
         return False, (
             "alternative annotator test not run (no annotator has 30 items here that other "
@@ -245,7 +271,7 @@ def _dorner_reason(row: dict) -> str | None:
 def decide(row: dict) -> tuple[str, str]:
     """The verdict of one row (with ``ppi_gain``, ``ppi_gain_low``, ``gain_source`` and
     ``dorner_applies`` already added) and its reasons, ``; ``-joined."""
-    alt_ok, alt = _alt_reason(row["alt_winning_rate"])
+    alt_ok, alt = _alt_reason(row)
     ceiling_ok, ceiling = _ceiling_reason(row)
     robust_ok, robust = _robustness_reason(row)
     reasons = [alt, ceiling, robust, _gain_reason(row)]

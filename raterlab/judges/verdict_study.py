@@ -4,9 +4,10 @@
 The judges' verdicts (every run) are compared with the human consensus (``gold.consensus``)
 on the items the study calibrates its judges on (``judges.calibrate_on``), on all of them and
 in each slice the calibration uses (:func:`raterlab.judges.study.task_slices`):
-:func:`robustness_rows` gives the repeat-run consistency and the bias per slice
-(:mod:`raterlab.judges.robustness`); :func:`consensus_correlations` the judge-consensus
-correlation, agreement rate and the systems' score the verdicts read; :func:`verdict_inputs`
+:func:`robustness_rows` gives the repeat-run consistency, the position checks of pairwise
+fields and the bias per slice (:mod:`raterlab.judges.robustness`);
+:func:`consensus_correlations` the judge-consensus correlation, agreement rate and the
+systems' score the verdicts read; :func:`verdict_inputs`
 joins them with the calibration (``gold.judge_calibration``) and, where the PPI estimates
 exist, ``gold.judge_substitution``, and :func:`raterlab.judges.verdict.judge_verdicts` decides.
 Nothing here names a study.
@@ -23,15 +24,22 @@ import pandas as pd
 
 from raterlab.hashing import stable_int
 from raterlab.ingest.study_tables import load_tables
-from raterlab.judges.robustness import ROW_KEYS, repeat_run_consistency, slice_bias
+from raterlab.judges.pairwise import swap_frame
+from raterlab.judges.robustness import (
+    ROW_KEYS,
+    position_swap_checks,
+    repeat_run_consistency,
+    slice_bias,
+)
 from raterlab.judges.store import read_calibration
 from raterlab.judges.study import calibration_items, study_verdicts, task_slices
 from raterlab.judges.verdict import INPUT_COLUMNS, fisher_interval, judge_verdicts
 from raterlab.judges.verdicts import first_runs, judges_dir
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol.fields import PairwiseField
 from raterlab.settings import Home
 from raterlab.tables import names
-from raterlab.tables.judge_verdicts import ROBUSTNESS, VERDICTS
+from raterlab.tables.judge_verdicts import PAIRWISE_JUDGES, ROBUSTNESS, VERDICTS
 from raterlab.warehouse import read_table
 
 KEYS = ("task", "judge", "field", "slice")
@@ -43,9 +51,10 @@ HEADLINE = ("kappa", "spearman")
 
 
 @dataclass
-class _Paired:
-    """One judge on one field and slice: its verdicts (every run) and, per unit, its first
-    run's verdict beside the human consensus (numbers, or labels for categorical fields)."""
+class PairedField:
+    """One judge on one field and slice: its verdicts (every run) and, per unit (``units``),
+    its first run's verdict beside the human consensus (numbers, or labels for categorical
+    fields)."""
 
     task: str
     judge: str
@@ -53,6 +62,7 @@ class _Paired:
     slice: str
     spec: object
     runs: pd.DataFrame
+    units: np.ndarray
     judged: np.ndarray
     human: np.ndarray
 
@@ -68,13 +78,13 @@ def _values(spec: object, values: pd.Series) -> np.ndarray:
     return pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
 
 
-def _paired(
+def paired_fields(
     study: Study,
     verdicts: pd.DataFrame,
     consensus: pd.DataFrame,
     records: dict[str, dict],
     tiers: dict[str, str],
-) -> Iterator[_Paired]:
+) -> Iterator[PairedField]:
     """Every judge, field and slice with consensus values to compare its verdicts with."""
     if study.judges is None or verdicts.empty or consensus.empty:
         return
@@ -102,20 +112,23 @@ def _paired(
             judged = _values(spec, verdict_of.reindex(units))
             for name, mask in slices.items():
                 kept_runs = own[own["item_id"].astype(str).isin(set(units[mask]))]
-                yield _Paired(
+                yield PairedField(
                     str(task),
                     str(judge),
                     str(field),
                     name,
                     spec,
                     kept_runs,
+                    units[mask],
                     judged[mask],
                     human[mask],
                 )
 
 
-def _robustness(pair: _Paired, resamples: int, confidence: float, seed: int) -> list[dict]:
-    """The repeat-run (when the judge has several runs) and slice-bias rows of one pair."""
+def _robustness(pair: PairedField, resamples: int, confidence: float, seed: int) -> list[dict]:
+    """The repeat-run (when the judge has several runs), position (pairwise fields: swap
+    consistency and left share, where the judge saw a pair in both orders) and slice-bias
+    rows of one pair."""
     rows = []
     runs = pair.runs.rename(columns={"item_id": "unit"})[["unit", "run", "value"]]
     if pair.runs["run"].nunique() > 1:
@@ -123,6 +136,9 @@ def _robustness(pair: _Paired, resamples: int, confidence: float, seed: int) -> 
             runs = runs.assign(value=pd.to_numeric(runs["value"], errors="coerce"))
         row = repeat_run_consistency(runs, _kind(pair.spec), resamples, confidence, seed)
         rows += [row] if row is not None else []
+    if isinstance(pair.spec, PairwiseField):
+        checks = position_swap_checks(swap_frame(pair.runs), confidence)
+        rows += checks.drop(columns="judge").to_dict("records")
     labels = list(pair.spec.labels) if isinstance(pair.spec, CategoricalField) else None
     rows += slice_bias(pair.judged, pair.human, labels, confidence)
     keys = {"task": pair.task, "judge": pair.judge, "field": pair.field, "slice": pair.slice}
@@ -138,22 +154,22 @@ def robustness_rows(
     resamples: int | None = None,
 ) -> pd.DataFrame:
     """``gold.judge_robustness`` rows of ``study`` (:data:`ROBUSTNESS_COLUMNS`): per judge,
-    field and slice, the repeat-run consistency (judges with several runs) and the bias
-    against the consensus. ``verdicts``: :data:`raterlab.judges.verdicts.VERDICT_COLUMNS`
-    (every run); ``consensus``: the study's ``gold.consensus`` rows; ``resamples`` overrides
-    the study's ``judges.resamples``. Position-swap checks need pairwise verdicts, which no
-    study field gives yet."""
+    field and slice, the repeat-run consistency (judges with several runs), the position-swap
+    consistency and left share (pairwise fields judged in both orders) and the bias against
+    the consensus. ``verdicts``: :data:`raterlab.judges.verdicts.VERDICT_COLUMNS` (every
+    run); ``consensus``: the study's ``gold.consensus`` rows; ``resamples`` overrides the
+    study's ``judges.resamples``."""
     rows: list[dict] = []
     if study.judges is not None:
         spec = study.judges
         n = spec.resamples if resamples is None else resamples
         seed = stable_int(study.name, study.design.seed, "judge_robustness")
-        for pair in _paired(study, verdicts, consensus, records, tiers):
+        for pair in paired_fields(study, verdicts, consensus, records, tiers):
             rows += _robustness(pair, n, spec.confidence, seed)
     return pd.DataFrame(rows, columns=list(ROBUSTNESS_COLUMNS))
 
 
-def _correlation(pair: _Paired, confidence: float) -> dict:
+def _correlation(pair: PairedField, confidence: float) -> dict:
     """Pearson rho of judge and consensus (numeric fields) with its Fisher interval; for
     binary fields the judge's agreement rate and the share of consensus 1s."""
     out = dict.fromkeys(("n_labeled", "rho", "rho_low", "rho_high"))
@@ -188,7 +204,7 @@ def consensus_correlations(
     rows = [
         {"task": p.task, "judge": p.judge, "field": p.field, "slice": p.slice}
         | _correlation(p, confidence)
-        for p in _paired(study, verdicts, consensus, records, tiers)
+        for p in paired_fields(study, verdicts, consensus, records, tiers)
     ]
     columns = [*KEYS, "n_labeled", "rho", "rho_low", "rho_high", "judge_accuracy", "system_score"]
     return pd.DataFrame(rows, columns=columns)
@@ -245,19 +261,33 @@ def _substitution(substitution: pd.DataFrame | None) -> pd.DataFrame:
     return rows.sort_values("_gain", na_position="first")[columns].drop_duplicates(list(KEYS))
 
 
+def _winners(pairwise: pd.DataFrame | None) -> pd.DataFrame:
+    """``winner_kappa`` and ``winner_kappa_low`` per task, judge, field and slice of
+    ``gold.pairwise_judges`` (none without the table)."""
+    columns = [*KEYS, "winner_kappa", "winner_kappa_low"]
+    if pairwise is None or pairwise.empty:
+        return pd.DataFrame(columns=columns)
+    renamed = {"kappa": "winner_kappa", "kappa_low": "winner_kappa_low"}
+    return pairwise.rename(columns=renamed)[columns]
+
+
 def verdict_inputs(
     calibration: pd.DataFrame,
     robustness: pd.DataFrame,
     correlations: pd.DataFrame,
     substitution: pd.DataFrame | None = None,
+    pairwise: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The rows :func:`raterlab.judges.verdict.judge_verdicts` reads
     (:data:`raterlab.judges.verdict.INPUT_COLUMNS`), one per headline calibration row: the
     calibration, its robustness checks, the PPI gain's inputs (from ``substitution``, the
-    study's ``gold.judge_substitution``, where it has the row; else the correlation)."""
+    study's ``gold.judge_substitution``, where it has the row; else the correlation), and a
+    pairwise field's agreement with the human winners (from ``pairwise``, the study's
+    ``gold.pairwise_judges``)."""
     if calibration.empty:
         return pd.DataFrame(columns=list(INPUT_COLUMNS))
     frame = _headline(calibration).merge(_checks(robustness), on=list(KEYS), how="left")
+    frame = frame.merge(_winners(pairwise), on=list(KEYS), how="left")
     ppi = _substitution(substitution)
     frame = frame.merge(correlations, on=list(KEYS), how="left").merge(
         ppi, on=list(KEYS), how="left", suffixes=("", "_ppi")
@@ -275,14 +305,14 @@ SUBSTITUTION = "gold.judge_substitution"
 
 
 @dataclass
-class _StudyData:
+class StudyData:
     verdicts: pd.DataFrame
     consensus: pd.DataFrame
     records: dict[str, dict]
     tiers: dict[str, str]
 
 
-def _study_data(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> _StudyData:
+def study_data(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> StudyData:
     """The study's verdicts (every run), consensus, item records and tiers."""
     tables = load_tables(con, study)
     verdicts = study_verdicts(
@@ -291,10 +321,10 @@ def _study_data(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> _St
     consensus = read_table(con, "gold.consensus", study.name)
     if consensus is None:
         consensus = pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"])
-    return _StudyData(verdicts, consensus, tables.records(), tables.tiers())
+    return StudyData(verdicts, consensus, tables.records(), tables.tiers())
 
 
-def _stamped(rows: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+def stamped(rows: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """``rows`` in a table's columns (without ``study``), ``computed_at`` now."""
     frame = rows.assign(computed_at=pd.Timestamp.now(tz="UTC")).reindex(columns=columns[1:])
     frame = frame.astype({c: object for c in frame.columns if frame[c].dtype == object})
@@ -306,18 +336,19 @@ def study_robustness(
 ) -> pd.DataFrame:
     """``study``'s ``gold.judge_robustness`` rows (without ``study``), from the warehouse and
     the imported judge files (:func:`robustness_rows`)."""
-    data = _study_data(con, study, home)
+    data = study_data(con, study, home)
     rows = robustness_rows(
         study, data.verdicts, data.consensus, data.records, data.tiers, resamples
     )
-    return _stamped(rows, names(ROBUSTNESS))
+    return stamped(rows, names(ROBUSTNESS))
 
 
 def study_judge_verdicts(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> pd.DataFrame:
     """``study``'s ``gold.judge_verdicts`` rows (without ``study``): its calibration,
-    robustness and, where it exists, ``gold.judge_substitution``, decided by
+    robustness and, where they exist, ``gold.judge_substitution`` and
+    ``gold.pairwise_judges``, decided by
     :func:`raterlab.judges.verdict.judge_verdicts`."""
-    data = _study_data(con, study, home)
+    data = study_data(con, study, home)
     calibration = read_calibration(con, study.name).calibration
     robustness = read_table(con, ROBUSTNESS.name, study.name)
     correlations = consensus_correlations(
@@ -328,5 +359,6 @@ def study_judge_verdicts(con: duckdb.DuckDBPyConnection, study: Study, home: Hom
         robustness if robustness is not None else pd.DataFrame(columns=list(ROBUSTNESS_COLUMNS)),
         correlations,
         read_table(con, SUBSTITUTION, study.name),
+        read_table(con, PAIRWISE_JUDGES.name, study.name),
     )
-    return _stamped(judge_verdicts(inputs), names(VERDICTS))
+    return stamped(judge_verdicts(inputs), names(VERDICTS))

@@ -10,7 +10,13 @@ A judge file (``raterlab judges import STUDY FILE``; CSV, TSV, JSONL, JSON or Pa
 (several runs of the same judge on the same item: one verdict per item, field and run; a file
 without the column, or an empty cell, is run :data:`DEFAULT_RUN`); ``judge`` is declared in
 the study with ``source: import`` and ``field`` is one of the file field names its ``fields``
-map names. The validated rows are stored per judge in
+map names. A verdict on a pairwise field also names the order the judge saw the pair in,
+``left_system`` and ``right_system`` (the pair's two systems), and its ``value`` is written as
+the judge saw it, as an annotator would (``left``, ``right``, ``tie``, ``much_left``,
+``much_right``); it is stored in the pair's canonical orientation (``a``, ``b``, ``tie``,
+``much_a``, ``much_b``: :func:`raterlab.protocol.pairwise.canonical`) beside the order, so it
+compares with the humans' consensus, and one verdict is allowed per item, judge, field,
+order and run. The validated rows are stored per judge in
 ``$RATERLAB_HOME/judges/<study>/<judge>.csv``; importing a judge again replaces its verdicts.
 Verdicts from the generations' hidden keys are run :data:`DEFAULT_RUN`. The calibration reads
 each verdict's first run (:func:`first_runs`); the repeat-run consistency
@@ -27,9 +33,12 @@ import pandas as pd
 
 from raterlab.agreement.ratings_file import RatingsFileError, read_ratings_file
 from raterlab.csvsafe import restore_column, write_csv
-from raterlab.judges.columns import DEFAULT_RUN, FILE_COLUMNS, OPTIONAL_COLUMNS
+from raterlab.design.pairs import pair_systems
+from raterlab.judges.columns import DEFAULT_RUN, FILE_COLUMNS, OPTIONAL_COLUMNS, SIDE_COLUMNS
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.protocol.fields import PairwiseField
 from raterlab.protocol.judges import Judge
+from raterlab.protocol.pairwise import canonical
 
 VERDICT_COLUMNS = (
     "task",
@@ -42,6 +51,8 @@ VERDICT_COLUMNS = (
     "rationale",
     "source",
     "run",
+    "left_system",
+    "right_system",
 )
 _TRUE = {"1", "true", "yes", "y"}
 _FALSE = {"0", "false", "no", "n"}
@@ -103,15 +114,18 @@ def _run_order(run: str) -> tuple[int, float | str]:
         return (1, run)
 
 
-def first_runs(verdicts: pd.DataFrame) -> pd.DataFrame:
+def first_runs(verdicts: pd.DataFrame, per_order: bool = False) -> pd.DataFrame:
     """Each (task, item, judge, field)'s verdict of its first run in natural order (runs
     ``1, 2, 10`` before ``a``): the one verdict per item a calibration compares with the
-    humans. Rows without a ``run`` column are returned as they are."""
+    humans (of a pair judged in both orders, the first in the file). ``per_order``: one per
+    order a pair was judged in (``left_system``) instead. Rows without a ``run`` column are
+    returned as they are."""
     if "run" not in verdicts.columns or verdicts.empty:
         return verdicts
+    keys = ["task", "item_id", "judge", "field", *(["left_system"] if per_order else [])]
     order = verdicts["run"].map(_run_order)
     ranked = verdicts.assign(_order=order).sort_values("_order", kind="stable")
-    first = ranked.drop_duplicates(["task", "item_id", "judge", "field"], keep="first")
+    first = ranked.drop_duplicates(keys, keep="first")
     return first.drop(columns="_order").sort_index()
 
 
@@ -166,6 +180,8 @@ def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame
                         None,
                         "generations",
                         DEFAULT_RUN,
+                        None,
+                        None,
                     )
                 )
     return _frame(rows)
@@ -238,28 +254,79 @@ def _verdict_target(
     return task_name, field
 
 
+def _text(value: Any) -> str | None:
+    """A file cell as text, None when it is empty."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    return str(value).strip() or None
+
+
+def _pair_order(field: str, where: str, item_id: str, record: dict) -> tuple[str, str] | str:
+    """The (left, right) systems of a verdict on a pairwise field, or the problem: a missing
+    cell, or a system that is not one of the pair's two (in either order)."""
+    sides = {c: _text(record.get(c)) for c in SIDE_COLUMNS}
+    for column, system in sides.items():
+        if system is None:
+            return (
+                f"{where}, column {column}: a verdict on the pairwise field {field!r} "
+                f"names the systems as the judge saw them ({', '.join(SIDE_COLUMNS)}); "
+                f"got an empty cell"
+            )
+    systems = pair_systems(item_id)
+    left, right = sides["left_system"], sides["right_system"]
+    if systems is None or sorted((left, right)) != list(systems):
+        pair = (
+            "no pair of systems" if systems is None else f"the pair {systems[0]!r}, {systems[1]!r}"
+        )
+        column = "left_system" if systems is None or left not in systems else "right_system"
+        return (
+            f"{where}, column {column}: item {item_id!r} compares {pair}; left_system and "
+            f"right_system must be its two systems, got {left!r} and {right!r}"
+        )
+    return left, right
+
+
+def _pairwise_value(spec: PairwiseField, raw: str | None, left: str, item_id: str) -> str | None:
+    """A judge's answer as seen (``left``, ``right``...; any case) in the pair's canonical
+    orientation, None when it is not an answer the field offers."""
+    word = None if raw is None else raw.strip().lower()
+    if word not in spec.answers_seen():
+        return None
+    systems = pair_systems(item_id)
+    return canonical(word, swapped=systems is not None and left == systems[1])
+
+
 def _imported_row(
     study: Study,
     importable: dict[str, Judge],
     tasks_of: dict[str, str],
-    seen: dict[tuple[str, str, str], int],
+    seen: dict[tuple, int],
     index: int,
     record: dict,
 ) -> tuple | str:
     """One file row (``index``, 1 being the header) as a verdict row, or its problem.
 
-    ``seen`` holds the row of each (item, judge, field, run) verdict read so far; the row's own
-    is added, so a second verdict for the same field and run is named with the first's row."""
+    ``seen`` holds the row of each (item, judge, field, run, left system) verdict read so far
+    (the left system is None but for a pairwise field); the row's own is added, so a second
+    verdict for the same field, run and order is named with the first's row."""
     where = f"row {index}"
     target = _verdict_target(study, importable, tasks_of, where, record)
     if isinstance(target, str):
         return target
     task_name, field = target
+    spec = study.tasks[task_name].fields[field]
     judge, item_id = str(record["judge"]), str(record["item_id"])
+    order: tuple[str, str] | tuple[None, None] = (None, None)
+    if isinstance(spec, PairwiseField):
+        found = _pair_order(field, where, item_id, record)
+        if isinstance(found, str):
+            return found
+        order = found
     run = _run(record.get("run"))
-    key = (item_id, judge, field, run)
+    key = (item_id, judge, field, run, order[0])
     if key in seen:
         what = f"{(item_id, judge, field)} in run {run!r}"
+        what += f" with {order[0]!r} on the left" if order[0] is not None else ""
         return f"{where}: a second verdict for {what} (first on row {seen[key]})"
     seen[key] = index
     confidence = record.get("confidence")
@@ -267,18 +334,23 @@ def _imported_row(
         return f"{where}, column confidence: {confidence!r} is not a number between 0 and 1"
     raw = record["value"]
     raw = None if raw is None or (isinstance(raw, float) and np.isnan(raw)) else str(raw)
+    if isinstance(spec, PairwiseField):
+        value = _pairwise_value(spec, raw, str(order[0]), item_id)
+    else:
+        value = parse_verdict(spec, raw)
     rationale = record.get("rationale")
     return (
         task_name,
         item_id,
         judge,
         field,
-        parse_verdict(study.tasks[task_name].fields[field], raw),
+        value,
         raw,
         _confidence(confidence),
         None if rationale is None or pd.isna(rationale) else str(rationale),
         "import",
         run,
+        *order,
     )
 
 
@@ -293,7 +365,7 @@ def read_judge_file(study: Study, path: Path, tasks_of: dict[str, str]) -> pd.Da
     importable = {name: j for name, j in panel.items() if j.source == "import"}
     problems: list[str] = []
     rows = []
-    seen: dict[tuple[str, str, str, str], int] = {}
+    seen: dict[tuple, int] = {}
     for index, record in enumerate(frame.to_dict("records"), start=2):
         row = _imported_row(study, importable, tasks_of, seen, index, record)
         if isinstance(row, str):

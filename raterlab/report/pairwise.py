@@ -1,10 +1,12 @@
 """The first screen of a pairwise study (``report.answer: ranking``): per pairwise field, on
 all prompts, the systems ranked with rank intervals and strengths with 95% intervals (a table
 and a dot plot), the win-rate matrix (a heatmap), each annotator's position bias with the
-flagged ones shaded and marked, and the agreement between raters of the same pair; the
-ranking per slice one click away. Built from ``gold.pairwise_ranking``,
-``gold.pairwise_win_rates``, ``gold.pairwise_position_bias`` and ``gold.pairwise_agreement``
-(``raterlab.pairwise``); ``inputs`` is a :class:`raterlab.report.sections.ReportInputs`."""
+flagged ones shaded and marked, the agreement between raters of the same pair, and, when
+the study has judges, each judge against the human winners with its swap consistency and
+left share (flagged ones marked); the ranking per slice one click away. Built from
+``gold.pairwise_ranking``, ``gold.pairwise_win_rates``, ``gold.pairwise_position_bias``,
+``gold.pairwise_agreement`` (``raterlab.pairwise``) and ``gold.pairwise_judges``
+(``raterlab.judges``); ``inputs`` is a :class:`raterlab.report.sections.ReportInputs`."""
 
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ RANKING = "gold.pairwise_ranking"
 WIN_RATES = "gold.pairwise_win_rates"
 POSITION_BIAS = "gold.pairwise_position_bias"
 AGREEMENT = "gold.pairwise_agreement"
-TABLES = (RANKING, WIN_RATES, POSITION_BIAS, AGREEMENT)
+JUDGES = "gold.pairwise_judges"
+TABLES = (RANKING, WIN_RATES, POSITION_BIAS, AGREEMENT, JUDGES)
 """The tables the ranking view reads."""
 ALL = "all"
 HEADLINE = ("cohen_kappa", "fleiss_kappa")
@@ -148,6 +151,69 @@ def agreement_sentence(agreement: pd.DataFrame) -> str:
     )
 
 
+def _flagged(value: object) -> bool:
+    """A nullable flag as a bool (NULL: not flagged)."""
+    return not pd.isna(value) and bool(value)
+
+
+def _judge_clause(row: pd.Series) -> str:
+    text = (
+        f"{row['judge']} names the human winner in {_share(row['percent_agreement'])} of "
+        f"{int(row['n_verdicts'])} verdicts on {int(row['n_pairs'])} pairs (Cohen's kappa "
+        f"{interval(row['kappa'], row['kappa_low'], row['kappa_high']) or 'n/a'})"
+    )
+    if pd.isna(row["n_swapped_pairs"]):
+        return text + "; it saw no pair in both orders"
+    text += (
+        f"; shown {int(row['n_swapped_pairs'])} pairs in both orders, it kept its winner on "
+        f"{_share(row['consistent_share'])} [{_share(row['consistent_share_low'])}, "
+        f"{_share(row['consistent_share_high'])}] and chose left in "
+        f"{_share(row['left_share'])} [{_share(row['left_share_low'])}, "
+        f"{_share(row['left_share_high'])}] of its decided verdicts (p {_p(row['p_value'])})"
+    )
+    return text + (": FLAGGED for position bias" if _flagged(row["flagged"]) else "")
+
+
+def judge_sentence(judges: pd.DataFrame) -> str:
+    """Each judge against the human winners, and its position checks where it saw pairs in
+    both orders."""
+    rows = judges.sort_values("judge")
+    return "Judges: " + "; ".join(_judge_clause(r) for _, r in rows.iterrows()) + "."
+
+
+def readable_judges(judges: pd.DataFrame) -> pd.DataFrame:
+    """``gold.pairwise_judges`` rows as the first screen shows them."""
+    j = judges.sort_values("judge")
+    return pd.DataFrame(
+        {
+            "judge": j["judge"],
+            "agrees with winner": [_share(v) for v in j["percent_agreement"]],
+            "kappa [95% CI]": [
+                interval(k, lo, hi) or "n/a"
+                for k, lo, hi in zip(j["kappa"], j["kappa_low"], j["kappa_high"], strict=True)
+            ],
+            "pairs": j["n_pairs"].astype("Int64"),
+            "same winner when swapped [95% CI]": [
+                interval(e, lo, hi) or "n/a"
+                for e, lo, hi in zip(
+                    j["consistent_share"],
+                    j["consistent_share_low"],
+                    j["consistent_share_high"],
+                    strict=True,
+                )
+            ],
+            "left share [95% CI]": [
+                interval(e, lo, hi) or "n/a"
+                for e, lo, hi in zip(
+                    j["left_share"], j["left_share_low"], j["left_share_high"], strict=True
+                )
+            ],
+            "p": [_p(p) for p in j["p_value"]],
+            "position bias": ["FLAGGED" if _flagged(f) else "" for f in j["flagged"]],
+        }
+    )
+
+
 def readable_ranking(ranking: pd.DataFrame) -> pd.DataFrame:
     """``gold.pairwise_ranking`` rows as the report shows them, strongest first."""
     r = ranking.sort_values(["rank", "system"], na_position="last")
@@ -266,6 +332,21 @@ def _field_parts(inputs, task: str, fname: str, name: str) -> list[str]:
         heading("Agreement between raters of the same pair"),
         table(readable_agreement(agreement) if len(agreement) else pd.DataFrame()),
     ]
+    judges = _rows(inputs, JUDGES, task, fname)
+    if len(judges):
+        shown = readable_judges(judges)
+        checks += [
+            heading("Judges against the human winners"),
+            table(shown, flag=shown["position bias"] == "FLAGGED"),
+            paragraph(
+                "Kappa on a / b / tie against the pair's consensus winner, every verdict (both "
+                "orders), interval from a bootstrap over pairs. On pairs the judge saw in both "
+                "orders: the share with the same winner, and the share of left among decided "
+                "verdicts (Wilson 95%), flagged when the exact binomial p is below "
+                "1 - judges.confidence. The verdict is in the judge section.",
+                "note",
+            ),
+        ]
     return [
         _side_by_side("".join(left), "".join(right)),
         _side_by_side(heading(f"{name}: win-rate matrix") + heat, "".join(checks)),
@@ -284,8 +365,9 @@ def _per_slice(inputs) -> str:
 
 
 def ranking_answer(inputs) -> RankingAnswer:
-    """Per pairwise field (``slice = 'all'``): its ranking, position bias and agreement in
-    words, then the tables and plots; the per-slice ranking folded."""
+    """Per pairwise field (``slice = 'all'``): its ranking, position bias, agreement and
+    judges (when it has some) in words, then the tables and plots; the per-slice ranking
+    folded."""
     ranking = inputs.get(RANKING)
     out = RankingAnswer()
     if ranking.empty:
@@ -301,6 +383,9 @@ def ranking_answer(inputs) -> RankingAnswer:
             bias_sentence(_rows(inputs, POSITION_BIAS, task, fname)),
             agreement_sentence(_rows(inputs, AGREEMENT, task, fname)),
         ]
+        judges = _rows(inputs, JUDGES, task, fname)
+        if len(judges):
+            lines.append(judge_sentence(judges))
         out.lines += lines
         out.parts += [_lead(lines), *_field_parts(inputs, task, fname, name)]
     out.verdict = out.lines[0]

@@ -490,7 +490,9 @@ def _judge_verdicts(inputs: ReportInputs, section: Section) -> None:
         heading("May this judge replace the humans?"),
         paragraph(
             f"One verdict per judge and field on all items: {summary}. A judge may replace "
-            "the humans when the alternative annotator test passes, its agreement reaches the "
+            "the humans when the alternative annotator test passes (on a pairwise field where "
+            "it was not run: when its kappa with the human winners, at the low end of its "
+            "interval, reaches the human ceiling), its agreement reaches the "
             "human ceiling and no robustness check is flagged; it is used only with human "
             "correction (PPI) when that gives an effective sample size gain above 1; else no "
             "(shaded). When the judge is no more accurate than the systems it judges, no "

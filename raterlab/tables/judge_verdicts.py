@@ -40,8 +40,9 @@ _ROBUSTNESS = (
     Column(
         "n",
         f.BIGINT,
-        "Units behind the row: items rated in two or more runs, pairs judged in both orders, "
-        "verdicts naming a side, items with a verdict and a consensus value.",
+        "Units behind the row: items rated in two or more runs, pairs judged in both orders "
+        "(once per run), the verdicts on those pairs naming a side, items with a verdict and "
+        "a consensus value.",
     ),
     Column("n_runs", f.BIGINT, "`repeat_run`: the judge's runs."),
     Column("estimate", f.DOUBLE, "The statistic on the data."),
@@ -92,6 +93,17 @@ _VERDICTS = (
         "alt_winning_rate",
         f.DOUBLE,
         "The alternative annotator test's winning rate (passes at 0.5); NULL when not run.",
+    ),
+    Column(
+        "winner_kappa",
+        f.DOUBLE,
+        "Pairwise fields: the judge's kappa with the human winners (`gold.pairwise_judges`).",
+    ),
+    Column(
+        "winner_kappa_low",
+        f.DOUBLE,
+        "Lower end of its interval; where the alternative annotator test was not run, the "
+        "rule asks it to reach `ceiling_low`.",
     ),
     Column("n_checks", f.BIGINT, "Robustness checks measured (`gold.judge_robustness`)."),
     Column("checks_flagged", f.VARCHAR, "The flagged ones with estimate and interval ('' none)."),
@@ -166,7 +178,8 @@ VERDICTS = Table(
     columns=_VERDICTS,
     key=("study", "task", "judge", "field", "slice"),
     details="The rule (`raterlab/judges/verdict.py`): `replace` when the alternative "
-    "annotator test passes, the agreement reaches the human ceiling's interval and no "
+    "annotator test passes (a pairwise field where it was not run: when `winner_kappa_low` "
+    "reaches `ceiling_low`), the agreement reaches the human ceiling's interval and no "
     "measured robustness check is flagged; else `ppi` when `ppi_gain_low > 1`; else `no`.\n\n"
     "```sql\n"
     "SELECT task, field, judge, verdict, reasons\n"
@@ -176,4 +189,80 @@ VERDICTS = Table(
     "```",
 )
 
-TABLES = (ROBUSTNESS, VERDICTS)
+_PAIRWISE_JUDGES = (
+    *_WHO[:3],
+    Column("field", f.VARCHAR, "The pairwise field the judge chose on."),
+    _WHO[4],
+    Column("n_pairs", f.BIGINT, "Pairs with a verdict of the judge and a human consensus winner."),
+    Column(
+        "n_verdicts",
+        f.BIGINT,
+        "Verdicts on those pairs compared with the winner: the first run of each order the "
+        "judge saw a pair in (two per pair judged in both orders).",
+    ),
+    Column(
+        "percent_agreement",
+        f.DOUBLE,
+        "Share of those verdicts that name the human winner (`a`, `b` or `tie`; a strong "
+        "preference counts as a preference).",
+    ),
+    Column("kappa", f.DOUBLE, "Cohen's kappa of the verdicts and the human winners, on a/b/tie."),
+    Column(
+        "kappa_low",
+        f.DOUBLE,
+        "Lower end of kappa's percentile bootstrap interval over pairs (a pair's verdicts are "
+        "resampled together).",
+    ),
+    Column("kappa_high", f.DOUBLE, "Upper end of that interval."),
+    Column(
+        "n_swapped_pairs",
+        f.BIGINT,
+        "Pairs judged in both orders within a run, counted once per run (NULL: none).",
+    ),
+    Column(
+        "consistent_share",
+        f.DOUBLE,
+        "Share of the swapped pairs with the same winner in both orders (`position_swap` of "
+        "`gold.judge_robustness`).",
+    ),
+    Column("consistent_share_low", f.DOUBLE, "Lower end of its Wilson interval."),
+    Column("consistent_share_high", f.DOUBLE, "Upper end of its Wilson interval."),
+    Column(
+        "n_non_tie",
+        f.BIGINT,
+        "Verdicts on the swapped pairs that name a side (`position_bias` of "
+        "`gold.judge_robustness`).",
+    ),
+    Column("left_share", f.DOUBLE, "Share of them that name the left side (0.5 without bias)."),
+    Column("left_share_low", f.DOUBLE, "Lower end of its Wilson interval."),
+    Column("left_share_high", f.DOUBLE, "Upper end of its Wilson interval."),
+    Column("p_value", f.DOUBLE, "Exact two-sided binomial test of a left share of 1/2."),
+    Column(
+        "flagged",
+        f.BOOLEAN,
+        "Position bias: `p_value` below 1 - `judges.confidence` (NULL: no swapped pair).",
+    ),
+    f.COMPUTED_AT.described("When the rows were computed."),
+)
+
+PAIRWISE_JUDGES = Table(
+    "gold.pairwise_judges",
+    "Each judge of a pairwise field against the humans' winners (agreement, kappa) and, on "
+    "the pairs it judged in both orders, its swap consistency and left share.",
+    grain="judge, pairwise field and slice",
+    written_by="judge_robustness",
+    columns=_PAIRWISE_JUDGES,
+    key=("study", "task", "judge", "field", "slice"),
+    details="The human winner is the pair's `gold.consensus` value (adjudicated where the "
+    "raters split). Formulas in `raterlab/judges/pairwise.py` (agreement) and "
+    "`raterlab/judges/robustness.py` (swap consistency and left share, which are also the "
+    "`position_swap` and `position_bias` rows of `gold.judge_robustness`).\n\n"
+    "```sql\n"
+    "SELECT judge, percent_agreement, kappa, kappa_low, kappa_high,\n"
+    "       consistent_share, left_share, p_value, flagged\n"
+    "FROM gold.pairwise_judges\n"
+    "WHERE study = 'pairwise_arena' AND slice = 'all';\n"
+    "```",
+)
+
+TABLES = (ROBUSTNESS, VERDICTS, PAIRWISE_JUDGES)

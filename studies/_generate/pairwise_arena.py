@@ -1,5 +1,6 @@
 """``pairwise_arena``: 30 prompts in three categories, each answered by four assistants of
-distinct planted quality, plus 3 attention pairs; and the annotators' guide (``guide.md``).
+distinct planted quality, plus 3 attention pairs; the annotators' guide (``guide.md``); and
+an imported judge's verdicts on every pair in both orders (``judge_verdicts.csv``).
 
 An answer is put together from the prompt's material (``_samples/pairwise_arena/``): the
 assistant's opener, each of the prompt's key points with probability ``quality``, the
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .material import read_material, typed
+from .pairwise_judge import judge_file
 from .records import Record, make_record
 from .text import join_paragraphs
 
@@ -120,7 +122,16 @@ def build(m: Material, rng: random.Random) -> list[Record]:
     return records
 
 
+STUDY_FILE = Path(__file__).resolve().parents[1] / "pairwise_arena.yaml"
+JUDGE_SEED = 20261107
+
+
 def generate(folder: Path, rng: random.Random) -> tuple[list[Record], dict[str, str]]:
-    """The study's records, and its guide (copied from the material folder)."""
+    """The study's records, its guide (copied from the material folder) and its imported
+    judge's file (:mod:`.pairwise_judge`)."""
     m = typed(Material, read_material(folder))
-    return build(m, rng), {"guide.md": (folder / "guide.md").read_text(encoding="utf-8")}
+    records = build(m, rng)
+    return records, {
+        "guide.md": (folder / "guide.md").read_text(encoding="utf-8"),
+        "judge_verdicts.csv": judge_file(STUDY_FILE, records, JUDGE_SEED),
+    }

@@ -122,10 +122,11 @@ def test_position_swap_consistency_and_bias() -> None:
     assert (swap["ci_low"], swap["ci_high"]) == pytest.approx((low, high))
     assert swap["flagged"]  # 0.75 < 0.8
     bias = out.loc["position_bias"]
-    # Sides named: p1 left, right; p2 right, left (C shown left); p4 left, left; p5 left.
-    assert (bias["n"], bias["estimate"]) == (7, 5 / 7)
-    assert bias["p_value"] == pytest.approx(stats.binomtest(5, 7, 0.5).pvalue)
-    low, high = proportion_confint(5, 7, alpha=0.05, method="wilson")
+    # Sides named on the pairs seen in both orders: p1 left, right; p2 right, left (C shown
+    # left); p4 left, left. p5, seen in one order only, is left out.
+    assert (bias["n"], bias["estimate"]) == (6, 4 / 6)
+    assert bias["p_value"] == pytest.approx(stats.binomtest(4, 6, 0.5).pvalue)
+    low, high = proportion_confint(4, 6, alpha=0.05, method="wilson")
     assert (bias["ci_low"], bias["ci_high"]) == pytest.approx((low, high))
     assert not bias["flagged"]
 

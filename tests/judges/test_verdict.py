@@ -40,6 +40,8 @@ GOOD = {
     "ceiling_high": 0.8,
     "within_human_range": True,
     "alt_winning_rate": 0.75,
+    "winner_kappa": None,
+    "winner_kappa_low": None,
     "n_checks": 2,
     "checks_flagged": "",
     "n_labeled": 200,
@@ -69,6 +71,24 @@ def test_replace_needs_every_criterion() -> None:
         row = _one(**failing)
         assert row["verdict"] == "ppi", failing  # rho's interval excludes 0: PPI helps
     assert _one(n_checks=0)["verdict"] == "replace"  # nothing measured counts against none
+
+
+def test_a_pairwise_field_without_the_alt_test_reads_the_winner_agreement() -> None:
+    pairwise = {"alt_winning_rate": None, "winner_kappa": 0.75, "winner_kappa_low": 0.6}
+    row = _one(**pairwise)  # 0.6 reaches the ceiling's low end 0.6
+    assert row["verdict"] == "replace"
+    assert (
+        "agreement with the human winners kappa 0.75 (interval from 0.60) reaches"
+        in (row["reasons"])
+    )
+    below = _one(**{**pairwise, "winner_kappa_low": 0.55})
+    assert (
+        below["verdict"] == "ppi" and "below the human ceiling's low end 0.60" in below["reasons"]
+    )
+    no_ceiling = {"ceiling_low": None, "ceiling_high": None, "within_human_range": None}
+    assert "no human ceiling to reach" in _one(**pairwise, **no_ceiling)["reasons"]
+    # Where the test was run, its outcome decides, whatever the winner agreement.
+    assert _one(**{**pairwise, "alt_winning_rate": 0.25})["verdict"] == "ppi"
 
 
 def test_ppi_gain_from_rho_and_its_interval() -> None:

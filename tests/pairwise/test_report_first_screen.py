@@ -134,3 +134,55 @@ def test_the_sentence_names_neighbours_whose_rank_intervals_overlap() -> None:
 def test_a_study_without_comparisons_says_so() -> None:
     empty = ReportInputs(load_study(ARENA), {}, {})
     assert "No pairwise comparisons ranked yet." in first_screen(empty).verdict
+
+
+def _judges() -> pd.DataFrame:
+    """gold.pairwise_judges rows of two judges: a fair one, and one flagged for position
+    bias."""
+    base = {"task": "preference", "field": "preference", "slice": "all", "n_pairs": 60}
+    fair = {
+        **base,
+        "judge": "fair_judge",
+        "n_verdicts": 120,
+        "percent_agreement": 0.8,
+        "kappa": 0.65,
+        "kappa_low": 0.52,
+        "kappa_high": 0.77,
+        "n_swapped_pairs": 60,
+        "consistent_share": 0.9,
+        "consistent_share_low": 0.8,
+        "consistent_share_high": 0.95,
+        "n_non_tie": 110,
+        "left_share": 0.51,
+        "left_share_low": 0.42,
+        "left_share_high": 0.6,
+        "p_value": 0.92,
+        "flagged": False,
+    }
+    leftish = {**fair, "judge": "leftish_judge", "left_share": 0.68, "p_value": 0.0002}
+    leftish |= {"left_share_low": 0.59, "left_share_high": 0.76, "flagged": True}
+    return pd.DataFrame([fair, leftish])
+
+
+def test_judges_of_a_pairwise_field_are_on_the_first_screen(inputs: ReportInputs) -> None:
+    tables = {**inputs.tables, "gold.pairwise_judges": _judges()}
+    judged = ReportInputs(inputs.study, tables, {})
+    answer = first_screen(judged)
+    line = next(x for x in answer.lines if x.startswith("Judges: "))
+    assert "fair_judge names the human winner in 80% of 120 verdicts on 60 pairs" in line
+    assert "Cohen's kappa 0.65 [0.52, 0.77]" in line
+    assert "kept its winner on 90% [80%, 95%]" in line
+    assert "chose left in 68% [59%, 76%] of its decided verdicts (p < 0.001): FLAGGED" in line
+    assert line.count("FLAGGED") == 1
+    page = render(judged)
+    screen = re.search(r'<section id="answer">(.*?)</section>', page, re.S).group(1)
+    assert "Judges against the human winners" in screen
+    row = _row(screen, "leftish_judge")
+    assert row.startswith('<tr class="flag">') and "FLAGGED" in row
+    assert not _row(screen, "fair_judge").startswith('<tr class="flag">')
+
+
+def test_a_study_without_judges_has_no_judge_line(inputs: ReportInputs) -> None:
+    answer = first_screen(inputs)
+    assert not any(x.startswith("Judges: ") for x in answer.lines)
+    assert "Judges against the human winners" not in render(inputs)

@@ -100,7 +100,7 @@ STRUCTURE_CHECKS = {
     "system_metrics": ("metrics",),
     "judge_calibration": ("judge_calibration", "judge_weights"),
     "judge_substitution": ("judge_substitution",),
-    "judge_robustness": ("judge_robustness",),
+    "judge_robustness": ("judge_robustness", "pairwise_judges"),
     "judge_verdicts": ("judge_verdicts",),
     "condition_comparison": ("condition_comparison", "condition_means"),
     "pairwise_comparisons": ("pairwise_comparisons",),

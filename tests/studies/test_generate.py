@@ -18,6 +18,7 @@ SAMPLES = STUDIES / "_samples"
 GENERATED = sorted(
     [f"{study}/generations.jsonl" for study in (*BUNDLED, "pairwise_arena")]
     + ["correctness_ab/cheat_sheet.md", "empathy/guide.md", "pairwise_arena/guide.md"]
+    + ["pairwise_arena/judge_verdicts.csv"]
 )
 """Every file the generator writes, relative to ``studies/``."""
 
