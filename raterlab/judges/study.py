@@ -252,10 +252,15 @@ def run_study(
     the verdicts, the items' records and tiers, not the consensus: when those are what the
     stored calibration was computed from (``raterlab.memo``), its rows are taken again and
     only the weights, which read the consensus, are computed (an adjudication round changes
-    the consensus and not the ratings)."""
+    the consensus and not the ratings). Before any rating counts, the verdicts are not read:
+    the calibration is empty."""
     tables = load_tables(con, study)
-    verdicts = study_verdicts(
-        study, tables.decoded_generations(), judges_dir(home.root, study.name)
+    # no rating to calibrate on (packets just out): the calibration is empty whatever the
+    # verdicts, so they are not gathered (every record decoded, every judge file read)
+    verdicts = (
+        study_verdicts(study, tables.decoded_generations(), judges_dir(home.root, study.name))
+        if len(tables.ratings)
+        else pd.DataFrame(columns=list(VERDICT_COLUMNS))
     )
     consensus = read_table(con, "gold.consensus", study.name)
     inputs = fingerprint(
