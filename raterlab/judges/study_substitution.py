@@ -106,12 +106,18 @@ def study_substitution(
 def run_substitution(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> pd.DataFrame:
     """``study``'s :func:`study_substitution` from the warehouse (ratings that count, the
     generations' and imported verdicts (each verdict's first run), records, tiers), stamped
-    ``computed_at``; the caller writes it."""
+    ``computed_at``; the caller writes it. Before any rating counts, the verdicts are not
+    read: the table is empty."""
     tables = load_tables(con, study)
-    verdicts = first_runs(
-        study_verdicts(study, tables.decoded_generations(), judges_dir(home.root, study.name))
-    )
-    table = study_substitution(study, tables.ratings, verdicts, tables.records(), tables.tiers())
+    if tables.ratings.empty:  # empty whatever the verdicts: they are not gathered
+        table = pd.DataFrame(columns=list(SUBSTITUTION_COLUMNS))
+    else:
+        verdicts = first_runs(
+            study_verdicts(study, tables.decoded_generations(), judges_dir(home.root, study.name))
+        )
+        table = study_substitution(
+            study, tables.ratings, verdicts, tables.records(), tables.tiers()
+        )
     table = table.astype({"label": object})
     return table.assign(
         label=table["label"].where(table["label"].notna(), None),
