@@ -15,8 +15,10 @@ $(UV):
 	$(PYTHON) -m venv $(BOOT)
 	$(BOOT)/bin/python -m pip install --quiet "uv==$(UV_VERSION)"
 
+# --compile-bytecode: the packages' .pyc files are written once here, so a process does not
+# compile them again at every import where PYTHONDONTWRITEBYTECODE is set.
 $(VENV)/.synced: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --python $(PYTHON)
+	$(UV) sync --frozen --compile-bytecode --python $(PYTHON)
 	touch $@
 
 env: $(VENV)/.synced
