@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from raterlab import figures
 from raterlab.protocol import Study
 
 
@@ -42,10 +43,14 @@ def _minimum(study: Study, declared_by: object) -> float | None:
 
 
 def forest_plot(study: Study, table: pd.DataFrame, path: Path) -> Path | None:
-    """Write the plot as PNG to ``path``; ``None`` when there is nothing to plot yet."""
+    """Write the plot as PNG to ``path``; ``None`` when there is nothing to plot yet. A
+    file drawn from the same rows and study is left as it is (:mod:`raterlab.figures`)."""
     rows = headline(table)
     if rows.empty:
         return None
+    inputs = figures.digest(__name__, study, rows)
+    if figures.unchanged(path, inputs):
+        return path
     names = [
         f"{t}.{f}" if len(study.tasks) > 1 else f
         for t, f in zip(rows["task"], rows["field"], strict=True)
@@ -79,7 +84,6 @@ def forest_plot(study: Study, table: pd.DataFrame, path: Path) -> Path | None:
     ax.set_title(f"{study.title}: agreement per field", fontsize=10, pad=16)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    figures.save(fig, path, inputs, dpi=110)
     plt.close(fig)
     return path

@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
+from raterlab import figures
 from raterlab.comparison.conditions import ALL
 
 SIGNIFICANT, OTHER = "#1f4e79", "#8c8c8c"
@@ -20,6 +21,9 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
     rows = table[table["mean_diff"].notna()]
     if rows.empty:
         return None
+    inputs = figures.digest(__name__, title, rows)
+    if figures.unchanged(path, inputs):
+        return path
     panels = list(rows.groupby(["task", "field"], sort=True))
     heights = [max(1.2, 0.28 * len(part) + 0.6) for _, part in panels]
     fig = Figure(figsize=(8, sum(heights) + 0.8), layout="constrained")
@@ -30,17 +34,18 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
         y = range(len(part))
         low = (part["mean_diff"] - part["mean_diff_low"]).clip(lower=0).fillna(0)
         high = (part["mean_diff_high"] - part["mean_diff"]).clip(lower=0).fillna(0)
-        colours = [SIGNIFICANT if p < 0.05 else OTHER for p in part["p_holm"].fillna(1)]
-        for i in y:
-            ax.errorbar(
-                part["mean_diff"][i],
-                i,
-                xerr=[[low[i]], [high[i]]],
-                fmt="o",
-                color=colours[i],
-                capsize=3,
-                markersize=4,
-            )
+        significant = (part["p_holm"].fillna(1) < 0.05).to_numpy()
+        for colour, chosen in ((SIGNIFICANT, significant), (OTHER, ~significant)):
+            if chosen.any():
+                ax.errorbar(
+                    part["mean_diff"][chosen],
+                    [i for i in y if chosen[i]],
+                    xerr=[low[chosen], high[chosen]],
+                    fmt="o",
+                    color=colour,
+                    capsize=3,
+                    markersize=4,
+                )
         labels = [
             f"{lvl} - {ref}" + ("" if s == ALL else f"  [{s}]")
             for lvl, ref, s in zip(part["level"], part["reference"], part["slice"], strict=True)
@@ -52,6 +57,4 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
         ax.grid(axis="x", alpha=0.3)
     axes[-1].set_xlabel("mean difference, 95% bootstrap interval (dark: p < 0.05, Holm)")
     fig.suptitle(f"{title}: differences per condition", fontsize=10)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    return path
+    return figures.save(fig, path, inputs, dpi=100)

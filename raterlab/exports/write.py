@@ -12,14 +12,36 @@ from raterlab.exports import exporters_for
 from raterlab.exports.bundle import ExportBundle
 
 
+def _carry_figures(target: Path, work: Path) -> set[Path]:
+    """Copy the previous export's PNG figures into ``work`` at the same places, so a figure
+    whose inputs are unchanged is not drawn again (:mod:`raterlab.figures`); returns them,
+    relative to ``work``."""
+    carried = set()
+    for png in target.rglob("*.png") if target.is_dir() else []:
+        relative = png.relative_to(target)
+        (work / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(png, work / relative)
+        carried.add(relative)
+    return carried
+
+
 def write_exports(bundle: ExportBundle, root: Path) -> list[Path]:
     """Run the study's exporters into ``root/<study>/`` (replaced whole); returns the files
-    written, relative to ``root/<study>``."""
+    written, relative to ``root/<study>``. The previous export's figures are carried over
+    for the exporters to keep when their inputs are unchanged; one no exporter wrote is
+    removed."""
     target = root / bundle.study.name
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{bundle.study.name}-", dir=root))
     try:
+        carried = _carry_figures(target, work)
         files = [p.relative_to(work) for f in exporters_for(bundle.study) for p in f(bundle, work)]
+        for stale in carried - set(files):
+            (work / stale).unlink()
+            for folder in (work / stale).parents:
+                if folder == work or any(folder.iterdir()):
+                    break
+                folder.rmdir()
         if target.exists():
             old = target.with_name(f".{target.name}.old")
             shutil.rmtree(old, ignore_errors=True)

@@ -10,6 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from raterlab import figures
+
 HEADLINE = {"graded": "spearman", "categorical": "kappa"}
 HEADLINE_COLUMNS = (
     "task",
@@ -48,6 +50,9 @@ def calibration_plot(calibration: pd.DataFrame, path: Path) -> Path | None:
     rows = rows[rows["estimate"].notna()].reset_index(drop=True)
     if rows.empty:
         return None
+    inputs = figures.digest(__name__, rows)
+    if figures.unchanged(path, inputs):
+        return path
     rows["name"] = [
         f"{t}.{f}" if isinstance(t, str) and t else f
         for t, f in zip(rows["task"], rows["field"], strict=True)
@@ -89,7 +94,6 @@ def calibration_plot(calibration: pd.DataFrame, path: Path) -> Path | None:
     ax.set_xlabel("agreement with the humans (95% bootstrap CI)")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
+    figures.save(fig, path, inputs, dpi=100)
     plt.close(fig)
     return path

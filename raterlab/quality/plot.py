@@ -13,6 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from raterlab import figures
 from raterlab.quality.ratings import ALL, EVERYONE
 
 SCORECARD = (
@@ -94,7 +95,11 @@ def plot_quality(
     max_disagreement: float | None = None,
     title: str = "",
 ) -> Path:
-    """Write the figure to ``path`` (PNG, folders created) and return it."""
+    """Write the figure to ``path`` (PNG, folders created) and return it; a file drawn from
+    the same inputs is left as it is (:mod:`raterlab.figures`)."""
+    inputs = figures.digest(__name__, table, weekly, max_disagreement, title)
+    if figures.unchanged(path, inputs):
+        return path
     annotators = sorted(a for a in table["annotator_id"].unique() if a != EVERYONE)
     panels = 3 if weekly is not None and len(weekly) else 2
     height = max(2.8, 0.45 * len(annotators) + 1.8)
@@ -107,6 +112,4 @@ def plot_quality(
     if title:
         fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    return path
+    return figures.save(fig, path, inputs, dpi=110)

@@ -10,11 +10,13 @@ import duckdb
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from matplotlib.figure import Figure
 
 from raterlab import warehouse
 from raterlab.adjudication.ingest import ingest_inbox
 from raterlab.adjudication.packets import issue_packets
 from raterlab.agreement.study import field_agreement, ratings
+from raterlab.comparison.plot import comparison_plot
 from raterlab.consensus.store import CONDITION_QUERY
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.exports import exporters_for
@@ -326,3 +328,42 @@ def test_views(cab) -> None:
     assert set(by["condition"]) == {"A", "B"}
     assert by["n_items"].sum() == 60
     assert pd.api.types.is_float_dtype(by["mean_value"])
+
+
+def test_figures_of_the_previous_export_are_kept_only_when_written_again(
+    cab, tmp_path: Path, monkeypatch
+) -> None:
+    """A re-export keeps an unchanged figure without drawing it (raterlab.figures) and drops
+    a figure of the previous export that no exporter writes now."""
+    _, _, bundle = cab
+    table = pd.DataFrame(
+        {
+            "task": ["t"],
+            "field": ["score"],
+            "level": ["b"],
+            "reference": ["a"],
+            "slice": ["all"],
+            "mean_diff": [0.3],
+            "mean_diff_low": [0.1],
+            "mean_diff_high": [0.5],
+            "p_holm": [0.01],
+        }
+    )
+
+    def plot_only(_bundle, folder: Path) -> list[Path]:
+        return [comparison_plot("cab", table, folder / "comparison" / "plot.png")]
+
+    drawn: list = []
+    original = Figure.savefig
+    monkeypatch.setattr(
+        Figure, "savefig", lambda f, *a, **k: drawn.append(a) or original(f, *a, **k)
+    )
+    monkeypatch.setattr("raterlab.exports.write.exporters_for", lambda study: [plot_only])
+    write_exports(bundle, tmp_path)
+    first = (tmp_path / "cab" / "comparison" / "plot.png").read_bytes()
+    (tmp_path / "cab" / "old" / "figure.png").parent.mkdir()
+    (tmp_path / "cab" / "old" / "figure.png").write_bytes(first)
+    assert write_exports(bundle, tmp_path) == [Path("comparison/plot.png")]
+    assert len(drawn) == 1
+    assert (tmp_path / "cab" / "comparison" / "plot.png").read_bytes() == first
+    assert not (tmp_path / "cab" / "old").exists()
