@@ -11,9 +11,11 @@ it), unresolved fields, and the adjudication backlog.
 import dagster as dg
 import pandas as pd
 
+from assets.memo import unchanged
 from assets.metadata import list_md, table_md
 from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
+from raterlab import memo
 from raterlab.adjudication.ingest import ensure_tables, inbox_dir, ingest_inbox
 from raterlab.adjudication.packets import issue_packets
 from raterlab.adjudication.queue import OPEN_STATES, backlog
@@ -27,12 +29,22 @@ from raterlab.exports import exporters_for
 from raterlab.exports.bundle import load_bundle
 from raterlab.exports.write import write_exports
 from raterlab.gold.build import CONSENSUS_TABLES, build_consensus
-from raterlab.gold.contract import validate_gold
+from raterlab.gold.contract import REPORT_FOLDER, validate_gold
 from raterlab.ingest.study_tables import counting_ratings, load_tables
-from raterlab.warehouse import read_table, replace_study_rows
+from raterlab.warehouse import read_table
 from resources import Raterlab
 
 GROUP = "consensus"
+CONTRACT = "gold_table_contract"
+CONTRACT_COLUMNS = (
+    "table",
+    "expectation",
+    "column",
+    "condition",
+    "success",
+    "unexpected_count",
+    "examples",
+)
 
 
 def _md(frame: pd.DataFrame) -> dg.MetadataValue:
@@ -178,36 +190,41 @@ def gold_table_contract(
     item and field, a value for every resolved field, values inside each field's domain,
     counts consistent with the ratings and the assignment. The results are kept in
     ``staging.gold_contract`` for the study report; Data Docs in
-    ``reports/<study>/gold_contract/``."""
+    ``reports/<study>/gold_contract/``. Great Expectations runs again only when the study,
+    the gold tables, the counting ratings or the sealed key differ from those of the stored
+    results (or the Data Docs are gone); otherwise the stored results are the verdict."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse(read_only=True) as con:
         labels = read_table(con, "gold.labels", study.name)
         key = read_table(con, "staging.blinding_key", study.name)
         gold = read_table(con, "gold.consensus", study.name)
         items = read_table(con, "gold.items", study.name, ("record",))
-    result = validate_gold(
-        study,
-        gold,
-        items,
-        counting_ratings(study, labels),
-        pd.DataFrame(columns=list(KEY_COLUMNS)) if key is None else key,
-        raterlab.paths.reports / study.name,
-    )
-    shown = result.results[
-        ["table", "expectation", "column", "condition", "success", "unexpected_count", "examples"]
-    ]
-    shown = shown.assign(
-        condition=shown["condition"].map(_row_condition),
-        unexpected_count=shown["unexpected_count"].astype("Int64"),
-    )
-    with raterlab.warehouse() as con:
-        replace_study_rows(con, "staging.gold_contract", study.name, shown)
+    ratings = counting_ratings(study, labels)
+    key = pd.DataFrame(columns=list(KEY_COLUMNS)) if key is None else key
+    reports = raterlab.paths.reports / study.name
+    inputs = memo.fingerprint(study, gold, items, ratings, key)
+    docs = reports / REPORT_FOLDER / "index.html"
+    recompute = not (docs.is_file() and unchanged(raterlab, study.name, CONTRACT, inputs))
+    if recompute:
+        result = validate_gold(study, gold, items, ratings, key, reports)
+        shown = result.results[list(CONTRACT_COLUMNS)]
+        shown = shown.assign(
+            condition=shown["condition"].map(_row_condition),
+            unexpected_count=shown["unexpected_count"].astype("Int64"),
+        )
+        with raterlab.warehouse() as con:
+            memo.write_tables(con, study.name, {"staging.gold_contract": shown}, CONTRACT, inputs)
+    else:
+        with raterlab.warehouse(read_only=True) as con:
+            stored = read_table(con, "staging.gold_contract", study.name)
+        shown = stored[list(CONTRACT_COLUMNS)].astype({"unexpected_count": "Int64"})
     return dg.AssetCheckResult(
-        passed=result.success,
+        passed=bool(shown["success"].all()),
         metadata={
             "expectations": len(shown),
-            "failed": int((~shown["success"]).sum()),
-            "data_docs": dg.MetadataValue.path(str(result.docs)),
+            "failed": int((~shown["success"].astype(bool)).sum()),
+            "recomputed": recompute,
+            "data_docs": dg.MetadataValue.path(str(docs)),
             "results": _md(shown.sort_values("success", kind="stable")),
         },
     )

@@ -76,3 +76,33 @@ def test_consensus_group_materializes(tmp_path: Path) -> None:
     [spec] = consensus.consensus.specs
     columns = spec.metadata["dagster/column_schema"].columns
     assert [c.name for c in columns][:4] == ["study", "task", "item_id", "field"]
+
+
+def _contract(result: dg.ExecuteInProcessResult) -> dg.AssetCheckEvaluation:
+    [evaluation] = [
+        e for e in result.get_asset_check_evaluations() if e.check_name == "gold_table_contract"
+    ]
+    return evaluation
+
+
+def test_contract_runs_again_only_when_its_inputs_change(tmp_path: Path) -> None:
+    """A run with nothing new takes the stored verdict; new decisions or lost Data Docs run
+    Great Expectations again, and the stored rows are those a fresh run gives."""
+    data = yaml.safe_load((STUDIES / "correctness_ab.yaml").read_text())
+    data["consensus"]["adjudicate"]["likert_gap"] = 1
+    study, home = build_home(tmp_path, data, _records(30))
+    resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
+    docs = home.reports / "correctness_ab" / "gold_contract" / "index.html"
+
+    first = _contract(_materialize(resource))
+    assert first.metadata["recomputed"].value is True
+    again = _contract(_materialize(resource))
+    assert again.metadata["recomputed"].value is False
+    assert again.passed and again.metadata["results"] == first.metadata["results"]
+
+    simulate_adjudication(study, home)
+    ingest_pending(study, home)
+    assert _contract(_materialize(resource)).metadata["recomputed"].value is True
+    docs.unlink()
+    rebuilt = _contract(_materialize(resource))
+    assert rebuilt.metadata["recomputed"].value is True and docs.is_file()
