@@ -21,7 +21,7 @@ import pandas as pd
 from assets.frames import generations_text, optional_frame, study_frame
 from assets.memo import unchanged
 from assets.partitions import study_partitions
-from assets.tables import create_tables, table_metadata
+from assets.tables import create_tables, structure_results, structure_specs, table_metadata
 from raterlab import memo
 from raterlab import warehouse as wh
 from raterlab.protocol import Study
@@ -122,7 +122,10 @@ def study_asset(
     about (its column schema, with those of the other tables the asset writes, goes into the
     definition's metadata: :func:`assets.tables.table_metadata`). ``asset_args`` go to
     :func:`dagster.asset` as they are. The body's docstring is the asset's description; a
-    body that yields (an asset whose output is optional) stays a generator."""
+    body that yields (an asset whose output is optional) stays a generator. The structural
+    checks of the gold tables the asset writes (``<table>_structure``,
+    :func:`assets.tables.structure_specs`) are the asset's own and are evaluated in its step,
+    after the body returns."""
 
     def decorate(body: Body) -> dg.AssetsDefinition:
         asset_name = name or body.__name__
@@ -130,7 +133,10 @@ def study_asset(
         def step(context: dg.AssetExecutionContext, raterlab: Raterlab) -> StudyStep:
             return StudyStep(context, raterlab, raterlab.study(context.partition_key), asset_name)
 
+        checks = structure_specs(asset_name)
         if inspect.isgeneratorfunction(body):
+            if checks:
+                raise TypeError(f"{asset_name} writes gold tables: its body must return")
 
             def compute(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
@@ -142,7 +148,18 @@ def study_asset(
             def compute(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> dg.MaterializeResult:
-                return body(step(context, raterlab))
+                result = body(step(context, raterlab))
+                if not checks:
+                    return result
+                return dg.MaterializeResult(
+                    metadata=result.metadata,
+                    check_results=[
+                        *(result.check_results or ()),
+                        *structure_results(raterlab, asset_name, context.partition_key),
+                    ],
+                    data_version=result.data_version,
+                    tags=result.tags,
+                )
 
         compute.__doc__ = body.__doc__
         return dg.asset(
@@ -152,6 +169,7 @@ def study_asset(
             deps=list(deps),
             kinds=kinds,
             metadata=table_metadata(asset_name, table) if table else None,
+            check_specs=checks or None,
             **asset_args,
         )(compute)
 

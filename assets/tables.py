@@ -2,17 +2,17 @@
 metadata of each asset's tables, and one structural check per declared gold table, attached
 to the asset that writes it.
 
-The structural checks of one asset's tables run in one step over one read-only connection
-(a multi-asset check): each table keeps its own ``<table>_structure`` check and result in the
-UI, without a step (process start, warehouse open) per table on every run."""
-
-from collections.abc import Iterator
+The structural checks of an asset's tables are declared on the asset itself
+(``check_specs``, :func:`structure_specs`) and evaluated at the end of its own step, over one
+read-only connection, right after the write (:func:`assets.study_asset.study_asset`): each
+table keeps its own ``<table>_structure`` check and result in the UI, without a step of its
+own (Dagster's bookkeeping of a step, a warehouse connection) on every run."""
 
 import dagster as dg
 import duckdb
 
 from assets.partitions import study_partitions
-from raterlab.tables import TABLES, Table, ddl, declared, written_by
+from raterlab.tables import Table, ddl, declared, written_by
 from raterlab.tables.structure import problems
 from resources import Raterlab
 
@@ -67,53 +67,45 @@ def check_name(table: Table) -> str:
     return f"{table.name.split('.', 1)[1]}_structure"
 
 
-def structure_checks_of(asset: str, tables: list[Table]) -> dg.AssetChecksDefinition:
-    """``<table>_structure`` for each of ``tables`` (all written by ``asset``): the table
-    exists with its declared columns and types, its key columns are never NULL and its key
-    and unique columns hold no duplicate, among the study's rows."""
-    key = dg.AssetKey(asset)
-    specs = [
+def structure_tables(asset: str) -> list[Table]:
+    """The declared gold tables (not the per-study views) the asset named ``asset`` writes."""
+    return [
+        table for table in written_by(asset) if table.schema == "gold" and "<" not in table.name
+    ]
+
+
+def structure_specs(asset: str) -> list[dg.AssetCheckSpec]:
+    """``<table>_structure`` for each of the asset's gold tables (:func:`structure_tables`)."""
+    return [
         dg.AssetCheckSpec(
             check_name(table),
-            asset=key,
+            asset=dg.AssetKey(asset),
             partitions_def=study_partitions,
             description=f"{table.name} as declared in raterlab/tables: {table.description}",
         )
-        for table in tables
+        for table in structure_tables(asset)
     ]
 
-    @dg.multi_asset_check(name=f"{asset}_tables_structure", specs=specs)
-    def _checks(
-        context: dg.AssetCheckExecutionContext, raterlab: Raterlab
-    ) -> Iterator[dg.AssetCheckResult]:
-        with raterlab.warehouse(read_only=True) as con:
-            found = {table.name: problems(con, table, context.partition_key) for table in tables}
-        for table in tables:
-            issues = found[table.name]
-            yield dg.AssetCheckResult(
-                asset_key=key,
-                check_name=check_name(table),
-                passed=not issues,
-                metadata={
-                    "table": table.name,
-                    "columns": len(table.columns),
-                    "problems": dg.MetadataValue.md(
-                        "\n".join(f"- {p}" for p in issues) if issues else "none"
-                    ),
-                },
-            )
 
-    return _checks
-
-
-def _gold_tables_by_writer() -> dict[str, list[Table]]:
-    out: dict[str, list[Table]] = {}
-    for table in TABLES.values():
-        if table.schema == "gold" and "<" not in table.name:
-            out.setdefault(table.written_by, []).append(table)
-    return out
-
-
-structure_checks = [
-    structure_checks_of(asset, tables) for asset, tables in _gold_tables_by_writer().items()
-]
+def structure_results(rl: Raterlab, asset: str, study: str) -> list[dg.AssetCheckResult]:
+    """Each of the asset's gold tables exists with its declared columns and types, its key
+    columns are never NULL and its key and unique columns hold no duplicate, among
+    ``study``'s rows: one result per table, read over one read-only connection."""
+    tables = structure_tables(asset)
+    with rl.warehouse(read_only=True) as con:
+        found = {table.name: problems(con, table, study) for table in tables}
+    return [
+        dg.AssetCheckResult(
+            asset_key=dg.AssetKey(asset),
+            check_name=check_name(table),
+            passed=not found[table.name],
+            metadata={
+                "table": table.name,
+                "columns": len(table.columns),
+                "problems": dg.MetadataValue.md(
+                    "\n".join(f"- {p}" for p in found[table.name]) if found[table.name] else "none"
+                ),
+            },
+        )
+        for table in tables
+    ]

@@ -194,12 +194,15 @@ def test_jobs(defs: dg.Definitions) -> None:
 
 
 def test_steps_of_the_annotation_job(defs: dg.Definitions) -> None:
-    """One step per asset, per single check (``<asset>_<check>``) and per asset's structure
-    checks together (``<asset>_tables_structure``): the step keys runs and the UI show."""
+    """One step per asset (its tables' structure checks evaluated in it) and per single check
+    (``<asset>_<check>``): the step keys runs and the UI show."""
     steps = {node.name for node in defs.resolve_job_def("annotation_job").graph.nodes}
     single = {f"{asset}_{name}" for asset, name in BLOCKING_CHECKS | WARNING_CHECKS}
-    structure = {f"{asset}_tables_structure" for asset in STRUCTURE_CHECKS}
-    assert steps == set(ASSETS) | single | structure
+    assert steps == set(ASSETS) | single
+    graph = defs.resolve_asset_graph()
+    for asset, tables in STRUCTURE_CHECKS.items():
+        own = {key.name for key in graph.get(dg.AssetKey(asset)).check_keys}
+        assert {f"{t}_structure" for t in tables} <= own, asset
 
 
 def test_schedules_and_sensors(defs: dg.Definitions) -> None:
