@@ -4,7 +4,7 @@ and a scorecard plot. Its checks, each with the study's ``quality.severity`` (wa
 and its numbers in metadata: attention checks, self-consistency, rushing, calibration, bias,
 and the spot-check drift rule."""
 
-from collections.abc import Callable
+from collections.abc import Iterator
 
 import dagster as dg
 import pandas as pd
@@ -13,6 +13,7 @@ from assets.frames import decoded_generations, study_frame
 from assets.metadata import image_md, list_md, table_md
 from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
+from raterlab.protocol import Study
 from raterlab.quality import ALL, EVERYONE, assess, flag_summary, pi_sample, write_pi_sample
 from raterlab.quality.plot import plot_quality
 from raterlab.quality.store import quality_frames
@@ -83,143 +84,131 @@ def rater_quality(step: StudyStep) -> dg.MaterializeResult:
     )
 
 
-def _severity(raterlab: Raterlab, study: str) -> dg.AssetCheckSeverity:
-    level = raterlab.study(study).quality.severity
-    return dg.AssetCheckSeverity.ERROR if level == "error" else dg.AssetCheckSeverity.WARN
-
-
 def _result(
-    context: dg.AssetCheckExecutionContext,
-    raterlab: Raterlab,
+    name: str,
+    severity: dg.AssetCheckSeverity,
+    table: pd.DataFrame,
     metrics: tuple[str, ...],
-    extra: Callable[[pd.DataFrame], dict] | None = None,
+    extra: dict | None = None,
 ) -> dg.AssetCheckResult:
-    """Passed when no row of ``metrics`` is flagged; metadata lists the pooled rows per
-    annotator and every flagged row."""
-    study = context.partition_key
-    table = study_frame(raterlab, "gold.rater_quality", study)
+    """``name`` passed when no row of ``metrics`` in ``table`` (the study's
+    ``gold.rater_quality``) is flagged; metadata lists the pooled rows per annotator, every
+    flagged row and ``extra``."""
     rows = table[table["metric"].isin(metrics)]
     flagged = rows[rows["flagged"].astype(bool)]
     pooled = rows[(rows["slice"] == ALL) & (rows["annotator_id"] != EVERYONE)]
     shown = ["annotator_id", "metric", "slice", "value", "target", "flagged", "n"]
     metadata = {
-        "flagged_raters": sorted(flagged["annotator_id"].unique().tolist()),
+        "flagged_raters": ", ".join(sorted(flagged["annotator_id"].unique().tolist())) or "none",
         "n_flagged_rows": len(flagged),
         "per_annotator": table_md(pooled[shown], "no data for this check"),
         "flagged": table_md(flagged[[*shown, "ci_low", "ci_high", "p_value"]]),
+        **(extra or {}),
     }
-    if extra:
-        metadata.update(extra(rows))
-    metadata["flagged_raters"] = ", ".join(metadata["flagged_raters"]) or "none"
     return dg.AssetCheckResult(
-        passed=flagged.empty, severity=_severity(raterlab, study), metadata=metadata
+        asset_key=rater_quality.key,
+        check_name=name,
+        passed=flagged.empty,
+        severity=severity,
+        metadata=metadata,
     )
 
 
-def _failed_items(raterlab: Raterlab, study: str, flag: str) -> dg.MetadataValue:
-    flags = study_frame(raterlab, "gold.rater_item_flags", study)
+def _failed_items(flags: pd.DataFrame, flag: str) -> dg.MetadataValue:
     own = flags[flags["flag"] == flag].drop(columns="flag")
     return table_md(own.head(50))
 
 
-@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
-def attention_checks_passed(
-    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
-) -> dg.AssetCheckResult:
-    """Every annotator answers the attention checks right, at least
-    ``quality.attention_min_pass`` of the time; failed items listed."""
-    return _result(
-        context,
-        raterlab,
+def _weekly(study: Study, table: pd.DataFrame, promotions: pd.DataFrame) -> dict:
+    weeks = table[
+        (table["metric"] == "spot_check_disagreement")
+        & (table["annotator_id"] == EVERYONE)
+        & table["slice"].str.startswith("week=")
+    ]
+    drift = study.quality.drift
+    return {
+        "rule": (
+            f"> {drift.max_disagreement:.0%} for {drift.consecutive_weeks} weeks running"
+            if drift
+            else "no drift rule in the study"
+        ),
+        "weekly": table_md(weeks[["slice", "value", "n", "flagged"]], "no spot checks yet"),
+        "promoted_items": len(promotions),
+        "promotions": table_md(promotions.head(50)),
+    }
+
+
+CHECKS = {
+    "attention_checks_passed": (
         ("attention_pass_rate",),
-        lambda _: {
-            "failed_items": _failed_items(raterlab, context.partition_key, "attention_failed")
-        },
-    )
-
-
-@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
-def self_consistency(
-    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
-) -> dg.AssetCheckResult:
-    """Each annotator's hidden duplicate pairs are within one point at least
-    ``quality.duplicate_within_one`` of the time (pooled and per field)."""
-    return _result(
-        context,
-        raterlab,
+        "Every annotator answers the attention checks right, at least "
+        "`quality.attention_min_pass` of the time; failed items listed.",
+    ),
+    "self_consistency": (
         ("duplicate_within_one",),
-        lambda _: {
-            "inconsistent_pairs": _failed_items(
-                raterlab, context.partition_key, "duplicate_inconsistent"
-            )
-        },
-    )
-
-
-@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
-def no_rushed_raters(
-    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
-) -> dg.AssetCheckResult:
-    """No annotator rates more than ``quality.max_rushed_share`` of their items faster than
-    ``design.time_floor_s``."""
-
-    def times(rows: pd.DataFrame) -> dict:
-        table = study_frame(raterlab, "gold.rater_quality", context.partition_key)
-        median = table[(table["metric"] == "median_time_s") & (table["slice"] == ALL)]
-        return {"median_time_s": table_md(median[["annotator_id", "value", "n"]])}
-
-    return _result(context, raterlab, ("rushed_share",), times)
-
-
-@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
-def calibration_alignment(
-    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
-) -> dg.AssetCheckResult:
-    """Each annotator reads the scale as the calibration key does: mean signed error within
-    bounds and answers within one point of the key."""
-    return _result(
-        context,
-        raterlab,
+        "Each annotator's hidden duplicate pairs are within one point at least "
+        "`quality.duplicate_within_one` of the time (pooled and per field).",
+    ),
+    "no_rushed_raters": (
+        ("rushed_share",),
+        "No annotator rates more than `quality.max_rushed_share` of their items faster than "
+        "`design.time_floor_s`.",
+    ),
+    "calibration_alignment": (
         ("calibration_mean_signed_error", "calibration_within_one"),
-    )
-
-
-@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
-def no_biased_raters(
-    context: dg.AssetCheckExecutionContext, raterlab: Raterlab
-) -> dg.AssetCheckResult:
-    """No annotator is lenient or severe against the others on shared items, rates a slice
-    (condition, category...) differently from the others, or avoids the ends of the scale;
-    no category where raters disagree systematically."""
-    return _result(
-        context,
-        raterlab,
+        "Each annotator reads the scale as the calibration key does: mean signed error within "
+        "bounds and answers within one point of the key.",
+    ),
+    "no_biased_raters": (
         ("leniency", "slice_bias", "scale_extremes_share", "category_disagreement"),
-    )
+        "No annotator is lenient or severe against the others on shared items, rates a slice "
+        "(condition, category...) differently from the others, or avoids the ends of the "
+        "scale; no category where raters disagree systematically.",
+    ),
+    "no_spot_check_drift": (
+        ("spot_check_disagreement",),
+        "The disagreement between single annotators and spot-checkers stays at most "
+        "`quality.drift.max_disagreement` (not for `consecutive_weeks` weeks running); when "
+        "the rule fails, the affected TRIAGE items are in `gold.promotions`.",
+    ),
+}
+"""Each rater-quality check: the ``gold.rater_quality`` metrics it fails on, and what it
+asks."""
 
 
-@dg.asset_check(asset=rater_quality, partitions_def=study_partitions)
-def no_spot_check_drift(
+@dg.multi_asset_check(
+    name="rater_quality_checks",
+    specs=[
+        dg.AssetCheckSpec(
+            name, asset=rater_quality, partitions_def=study_partitions, description=about
+        )
+        for name, (_, about) in CHECKS.items()
+    ],
+    can_subset=True,
+)
+def rater_quality_checks(
     context: dg.AssetCheckExecutionContext, raterlab: Raterlab
-) -> dg.AssetCheckResult:
-    """The disagreement between single annotators and spot-checkers stays at most
-    ``quality.drift.max_disagreement`` (not for ``consecutive_weeks`` weeks running); when
-    the rule fails, the affected TRIAGE items are in ``gold.promotions``."""
+) -> Iterator[dg.AssetCheckResult]:
+    """The rater-quality checks, each with the study's ``quality.severity`` (warn or error),
+    in one step over one read of the quality tables: each passes when none of its metrics'
+    rows is flagged, and lists the pooled rows per annotator and every flagged row."""
     study = raterlab.study(context.partition_key)
-
-    def weekly(rows: pd.DataFrame) -> dict:
-        weeks = rows[(rows["annotator_id"] == EVERYONE) & rows["slice"].str.startswith("week=")]
-        promotions = study_frame(raterlab, "gold.promotions", study.name)
-        drift = study.quality.drift
-        return {
-            "rule": (
-                f"> {drift.max_disagreement:.0%} for {drift.consecutive_weeks} weeks running"
-                if drift
-                else "no drift rule in the study"
-            ),
-            "weekly": table_md(weeks[["slice", "value", "n", "flagged"]], "no spot checks yet"),
-            "promoted_items": len(promotions),
-            "promotions": table_md(promotions.head(50)),
-        }
-
-    return _result(context, raterlab, ("spot_check_disagreement",), weekly)
+    severity = (
+        dg.AssetCheckSeverity.ERROR
+        if study.quality.severity == "error"
+        else dg.AssetCheckSeverity.WARN
+    )
+    table = study_frame(raterlab, "gold.rater_quality", study.name)
+    flags = study_frame(raterlab, "gold.rater_item_flags", study.name)
+    median = table[(table["metric"] == "median_time_s") & (table["slice"] == ALL)]
+    extra = {
+        "attention_checks_passed": {"failed_items": _failed_items(flags, "attention_failed")},
+        "self_consistency": {"inconsistent_pairs": _failed_items(flags, "duplicate_inconsistent")},
+        "no_rushed_raters": {"median_time_s": table_md(median[["annotator_id", "value", "n"]])},
+    }
+    for key in context.selected_asset_check_keys:
+        metrics, _ = CHECKS[key.name]
+        more = extra.get(key.name)
+        if key.name == "no_spot_check_drift":
+            more = _weekly(study, table, study_frame(raterlab, "gold.promotions", study.name))
+        yield _result(key.name, severity, table, metrics, more)
