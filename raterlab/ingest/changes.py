@@ -97,12 +97,31 @@ def refuse_unmapped(study: Study, stored: pd.DataFrame) -> None:
         )
 
 
+_REJECTED: dict[tuple[str, str], pd.DataFrame] = {}
+""":func:`rejected_values`' answers by the study's and the distinct values' SHA-256: every
+reader of the counting ratings asks, with the same few distinct values per field."""
+_REJECTED_KEPT = 64
+
+
 def rejected_values(study: Study, values: pd.DataFrame) -> pd.DataFrame:
     """The distinct (task, field, value) of ``values`` that the study's rules of one cell
     reject, with ``rule`` and ``message`` (one row per value and rule). Values of fields the
-    study does not have are not looked at (see :func:`unmapped`)."""
-    found = []
+    study does not have are not looked at (see :func:`unmapped`). The answer for the same
+    study and distinct values is computed once per process (a copy is returned)."""
     distinct = values[VALUE_KEY].drop_duplicates()
+    key = (
+        memo.fingerprint(study),
+        memo.fingerprint(distinct.astype(str).reset_index(drop=True)),
+    )
+    if key not in _REJECTED:
+        if len(_REJECTED) >= _REJECTED_KEPT:
+            _REJECTED.pop(next(iter(_REJECTED)))
+        _REJECTED[key] = _rejected(study, distinct)
+    return _REJECTED[key].copy()
+
+
+def _rejected(study: Study, distinct: pd.DataFrame) -> pd.DataFrame:
+    found = []
     for (task, name), group in distinct.groupby(["task", "field"], sort=True):
         if task not in study.tasks or name not in study.tasks[task].fields:
             continue

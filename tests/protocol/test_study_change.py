@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import copy
 
+import pandas as pd
 import pytest
 
 from raterlab import warehouse
 from raterlab.cli import EXIT_CODES, main
 from raterlab.errors import StudyChanged
 from raterlab.ingest import ingest_file
-from raterlab.ingest.changes import follow_study, study_change
+from raterlab.ingest.changes import follow_study, rejected_values, study_change
 from raterlab.ingest.study_tables import counting_ratings, load_tables
 from raterlab.protocol import StudyError, load_study, parse_study
 from raterlab.settings import Home
@@ -187,3 +188,17 @@ def test_a_renamed_field_is_judged_under_its_new_rules_before_it_is_renamed(
         f"answer.quality = '5' breaks range under the new rules: {fives} rating(s) held out "
         "of consensus until replaced",
     ]
+
+
+def test_rejected_values_are_computed_once_per_study_and_values(tmp_path) -> None:
+    """The answer is kept per study and distinct values: the same question gives an equal
+    copy (a caller's change stays its own), another study or other values their own answer."""
+    values = pd.DataFrame({"task": "answer", "field": "score", "value": ["3", "5", "5"]})
+    mini = _study(tmp_path / "mini", MINI_STUDY)
+    narrowed = _study(tmp_path, _narrowed(), top=4)
+    first = rejected_values(narrowed, values)
+    assert first[["value", "rule"]].values.tolist() == [["5", "range"]]
+    first.loc[:, "value"] = "changed"
+    assert rejected_values(narrowed, values)["value"].tolist() == ["5"]
+    assert rejected_values(mini, values).empty
+    assert rejected_values(narrowed, values.assign(value=["3", "4", "4"])).empty
