@@ -8,6 +8,7 @@ from assets.frames import decoded_generations, generations_text, study_frame
 from assets.metadata import image_md, table_md
 from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
+from raterlab.agreement.incremental import TASK_TABLES, task_inputs, task_step, update_tables
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import agreement_tables, ratings
@@ -90,16 +91,26 @@ def agreement(step: StudyStep) -> dg.MaterializeResult:
     ``gold.agreement_matrices``; ``staging.agreement_thresholds`` (the study's minimums).
     The four tables are replaced in one transaction, then published; left as they are when
     the study and the ratings it counts are those of the last write (the third annotators'
-    ratings and the decisions of adjudication rounds are not counted)."""
+    ratings and the decisions of adjudication rounds are not counted), and computed again
+    only for the tasks whose ratings changed otherwise
+    (:mod:`raterlab.agreement.incremental`)."""
     study = step.study
     rows = latest_pilot_only(study_ratings(step.raterlab, study.name))
     recompute = not step.unchanged(rows)
+    changed = []
     if not recompute:
         table = step.frame("gold.agreement")
     else:
-        frames = agreement_tables(study, rows)
+        parts = {task_step(step.name, t): v for t, v in task_inputs(study, rows).items()}
+        recorded = step.recorded(parts)
+        changed = [name.split("/", 1)[1] for name, v in parts.items() if recorded[name] != v]
+        if len(changed) < len(parts):
+            stored = {name: step.frame(name) for name in TASK_TABLES}
+            frames = update_tables(study, rows, stored, set(changed))
+        else:
+            frames = agreement_tables(study, rows)
         table = frames["gold.agreement"]
-        step.write(frames, published=True)
+        step.write(frames, published=True, parts=parts)
     plot = forest_plot(study, table, step.reports / "agreement.png")
     overall = table[(table["slice"] == "all") & table["estimate"].notna()]
     shown = overall.sort_values("headline", ascending=False, kind="stable")[
@@ -121,6 +132,7 @@ def agreement(step: StudyStep) -> dg.MaterializeResult:
             "rows": len(table),
             "ratings": len(rows),
             "recomputed": recompute,
+            "tasks_recomputed": ", ".join(changed) or "none",
             "inputs": step.inputs,
             "plot": dg.MetadataValue.path(str(plot)) if plot else "no ratings yet",
             "forest_plot": image_md(plot) if plot else "no ratings yet",

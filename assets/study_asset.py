@@ -81,20 +81,32 @@ class StudyStep:
         with self.raterlab.warehouse() as con:
             create_tables(con, self.name)
 
+    def recorded(self, names: Iterable[str]) -> dict[str, str | None]:
+        """The fingerprint last recorded under each of ``names`` for the study (parts of
+        this asset's work, see :meth:`write`), ``None`` where there is none."""
+        with self.raterlab.warehouse(read_only=True) as con:
+            return {name: memo.recorded(con, self.study.name, name) for name in names}
+
     def write(
-        self, frames: Mapping[str, pd.DataFrame], *, published: bool = False
+        self,
+        frames: Mapping[str, pd.DataFrame],
+        *,
+        published: bool = False,
+        parts: Mapping[str, str] | None = None,
     ) -> dict[str, int]:
         """Replace the study's rows of ``frames``' tables in one transaction, with
-        :attr:`inputs` recorded beside them when the body fingerprinted its inputs; create
-        (typed, empty) the asset's other declared tables, so that their structural checks
-        find them; then, if ``published``, publish the tables. Returns rows written per
-        table."""
+        :attr:`inputs` recorded beside them when the body fingerprinted its inputs (and the
+        fingerprint of each of ``parts``); create (typed, empty) the asset's other declared
+        tables, so that their structural checks find them; then, if ``published``, publish
+        the tables. Returns rows written per table."""
         with self.raterlab.warehouse() as con:
             create_tables(con, self.name)
             if self.inputs is None:
                 written = wh.replace_study_tables(con, self.study.name, frames)
             else:
-                written = memo.write_tables(con, self.study.name, frames, self.name, self.inputs)
+                written = memo.write_tables(
+                    con, self.study.name, frames, self.name, self.inputs, parts
+                )
             if published:
                 self.publish(con, written)
         return written

@@ -56,13 +56,10 @@ def inbox_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult | dg.Sk
     ingested: dict[str, set[str]] = {study: set() for study in studies}
     if home.warehouse.exists():
         try:
-            con = warehouse.open_connection(home.warehouse, read_only=True, timeout=LOCK_WAIT_S)
+            with warehouse.connect(home.warehouse, read_only=True, timeout=LOCK_WAIT_S) as con:
+                ingested = {study: ingested_hashes(con, study) for study in studies}
         except warehouse.WarehouseBusy as exc:
             return dg.SkipReason(f"warehouse busy, looking again at the next tick: {exc}")
-        try:
-            ingested = {study: ingested_hashes(con, study) for study in studies}
-        finally:
-            con.close()
     requests = []
     for study in studies:
         new = new_files(home, study, ingested[study], time.time() - SETTLE_S)

@@ -119,11 +119,15 @@ def write_tables(
     frames: Mapping[str, pd.DataFrame],
     step: str,
     inputs: str,
+    parts: Mapping[str, str] | None = None,
 ) -> dict[str, int]:
     """Replace ``study``'s rows of every table in ``frames`` and record ``inputs`` for
-    ``step``, in one transaction (rows written per table, as
+    ``step`` (and each of ``parts``, a fingerprint per name, for a step that can redo part of
+    its work), in one transaction (rows written per table, as
     :func:`raterlab.warehouse.replace_study_tables`)."""
     with warehouse.transaction(con):
         written = warehouse.replace_in_transaction(con, study, frames)
         remember(con, study, step, inputs)
+        for name, fingerprint in (parts or {}).items():
+            remember(con, study, name, fingerprint)
     return written

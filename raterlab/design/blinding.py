@@ -48,7 +48,7 @@ def _sealed_rows(con: duckdb.DuckDBPyConnection | None) -> list[tuple]:
         con is None
         or not con.execute(
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'staging' "
-            "AND table_name = 'blinding_key'"
+            "AND table_name = 'blinding_key' AND table_catalog = current_database()"
         ).fetchall()[0][0]
     ):
         return []

@@ -62,8 +62,9 @@ def other_gold_tables(con: duckdb.DuckDBPyConnection, study: str) -> dict:
     (first :data:`MAX_EXTRA_ROWS`), where it has any."""
     found = con.execute(
         "SELECT t.table_name FROM information_schema.tables t "
-        "JOIN information_schema.columns c USING (table_schema, table_name) "
-        "WHERE t.table_schema = 'gold' AND t.table_type = 'BASE TABLE' "
+        "JOIN information_schema.columns c USING (table_catalog, table_schema, table_name) "
+        "WHERE t.table_catalog = current_database() AND t.table_schema = 'gold' "
+        "AND t.table_type = 'BASE TABLE' "
         "AND c.column_name = 'study' ORDER BY 1"
     ).fetchall()
     out = {}

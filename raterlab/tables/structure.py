@@ -43,7 +43,8 @@ def problems(con: duckdb.DuckDBPyConnection, table: Table, study: str | None = N
     schema, name = table.name.split(".")
     found = con.execute(
         "SELECT column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position",
+        "WHERE table_catalog = current_database() AND table_schema = ? AND table_name = ? "
+        "ORDER BY ordinal_position",
         [schema, name],
     ).fetchall()
     if not found:

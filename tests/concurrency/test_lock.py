@@ -37,8 +37,8 @@ def test_a_lock_held_past_the_timeout_names_its_holder(db: Path, monkeypatch) ->
     monkeypatch.setenv("RATERLAB_LOCK_TIMEOUT", "0.3")
     with held_lock(db, read_only=False) as pid:
         start = time.monotonic()
-        with pytest.raises(warehouse.WarehouseBusy) as caught:
-            warehouse.open_connection(db, read_only=True)
+        with pytest.raises(warehouse.WarehouseBusy) as caught, warehouse.connect(db, True):
+            pass
     assert 0.3 <= time.monotonic() - start < 5
     message = str(caught.value)
     assert f"process {pid} (" in message and "import sys, time, duckdb" in message
@@ -48,8 +48,8 @@ def test_a_lock_held_past_the_timeout_names_its_holder(db: Path, monkeypatch) ->
 def test_other_errors_are_not_retried(tmp_path: Path) -> None:
     (tmp_path / "not_a_db.duckdb").write_text("this is not a DuckDB file\n")
     start = time.monotonic()
-    with pytest.raises(duckdb.Error):
-        warehouse.open_connection(tmp_path / "not_a_db.duckdb", timeout=30)
+    with pytest.raises(duckdb.Error), warehouse.connect(tmp_path / "not_a_db.duckdb", timeout=30):
+        pass
     assert time.monotonic() - start < 5
 
 

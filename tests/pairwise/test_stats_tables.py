@@ -59,6 +59,9 @@ def test_pairwise_ranking_asset(tmp_path: Path) -> None:
     )
     assert result.success
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
+    structure = {n: p for n, p in checks.items() if n.endswith("_structure")}
+    assert len(structure) == 4 and all(structure.values())
+    checks = {n: p for n, p in checks.items() if n not in structure}
     assert checks == {"ranking_intervals_and_systems": True, "no_position_biased_raters": False}
     with warehouse.connect(home.published, read_only=True) as con:
         ranking = con.sql("SELECT * FROM gold.pairwise_ranking WHERE slice = 'all'").df()
