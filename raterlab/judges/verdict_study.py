@@ -107,11 +107,13 @@ def paired_fields(
             slices |= {f"{key}={v}": values == v for v in sorted(set(values)) if v != "None"}
         human = _values(spec, pd.Series([human_of[u] for u in units]))
         mine = first[(first["task"] == task) & (first["field"] == field)]
+        members = {name: set(units[mask]) for name, mask in slices.items()}
         for judge, own in rows.groupby("judge", sort=True):
             verdict_of = mine[mine["judge"] == judge].set_index("item_id")["value"]
             judged = _values(spec, verdict_of.reindex(units))
+            own_units = own["item_id"].astype(str)
             for name, mask in slices.items():
-                kept_runs = own[own["item_id"].astype(str).isin(set(units[mask]))]
+                kept_runs = own[own_units.isin(members[name])]
                 yield PairedField(
                     str(task),
                     str(judge),
