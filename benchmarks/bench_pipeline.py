@@ -15,7 +15,9 @@ from ``RATERLAB_STUDIES`` when imported). Each asset's and check's time is the s
 step durations over all runs, read back from the Dagster instance (each run's own are kept in
 ``per_run``); ``simulation`` is the time
 in the simulated annotators and adjudicators (outside the graph), ``run overhead`` the rest
-of the wall time (Dagster starting and ending runs). Progress goes to stderr, one line per
+of the wall time (Dagster starting and ending runs). After the loop, one more run with
+nothing new (what the nightly schedule or a sensor's run does most days) is timed apart
+(``idle_run_s``, not in the total). Progress goes to stderr, one line per
 run; stdout gets the machine and a markdown table for benchmarks/README.md ("## End to
 end"), or with ``--json`` one JSON object. Peak memory is the child's maximum resident set;
 the load average is sampled every 10 s (the machine may be shared).
@@ -157,8 +159,15 @@ def run_loop() -> dict:
     wall = time.perf_counter() - start
     if failed:
         raise SystemExit("\n".join(failed))
+    idle_start = time.perf_counter()
+    idle = job.execute_in_process(
+        partition_key="gold_tiers", instance=instance(home), run_config=QUIET
+    )
+    idle_s = time.perf_counter() - idle_start
+    print(f"  a run with nothing new: {idle_s:.1f} s", file=sys.stderr, flush=True)
     return {
         "wall_s": wall,
+        "idle_run_s": idle_s if idle.success else None,
         "runs": timed.runs,
         "steps": steps,
         "per_run": timed.per_run,
@@ -274,6 +283,11 @@ def table(results: list[dict]) -> str:
         "| **total wall** | "
         + " | ".join(f"**{r['wall_s']:.1f}**" for r in results)
         + f" | {slope.get('total wall', '')} |"
+    )
+    lines.append(
+        "| a run with nothing new, after the loop (not in the total) | "
+        + " | ".join(f"{r['idle_run_s']:.1f}" for r in results)
+        + " | |"
     )
     lines.append(
         "| peak memory (MB) | " + " | ".join(f"{r['peak_mb']:.0f}" for r in results) + " | |"
