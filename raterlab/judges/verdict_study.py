@@ -107,13 +107,14 @@ def paired_fields(
             slices |= {f"{key}={v}": values == v for v in sorted(set(values)) if v != "None"}
         human = _values(spec, pd.Series([human_of[u] for u in units]))
         mine = first[(first["task"] == task) & (first["field"] == field)]
-        members = {name: set(units[mask]) for name, mask in slices.items()}
+        unit_index = pd.Index(units)
         for judge, own in rows.groupby("judge", sort=True):
             verdict_of = mine[mine["judge"] == judge].set_index("item_id")["value"]
             judged = _values(spec, verdict_of.reindex(units))
-            own_units = own["item_id"].astype(str)
+            at = unit_index.get_indexer(own["item_id"].astype(str))  # -1: no consensus
+            paired = at >= 0
             for name, mask in slices.items():
-                kept_runs = own[own_units.isin(members[name])]
+                kept_runs = own[paired & mask[np.where(paired, at, 0)]]
                 yield PairedField(
                     str(task),
                     str(judge),
