@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.formula.api as smf
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 from statsmodels.stats.multitest import multipletests
 
@@ -171,3 +173,19 @@ def test_multinomial_resamples_match_resampling_units():
     assert counted["mean_low"] == pytest.approx(means[0], abs=0.02)
     assert counted["mean_high"] == pytest.approx(means[1], abs=0.02)
     assert (counted["median_low"], counted["median_high"]) == tuple(medians)
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 1)), min_size=1, max_size=12),
+)
+def test_the_rank_test_of_the_adjusted_design_is_numpys(pairs):
+    """The design [1, treated, rater dummies] is rank-deficient exactly when numpy's SVD rank
+    says so."""
+    raters = np.array([f"r{r}" for r, _ in pairs])
+    treated = np.array([t for _, t in pairs], dtype=float)
+    levels, index = np.unique(raters, return_inverse=True)
+    x = np.column_stack(
+        [np.ones(len(pairs)), treated, (raters[:, None] == levels[None, 1:]).astype(float)]
+    )
+    deficient = np.linalg.matrix_rank(x) < x.shape[1]
+    assert stats._treated_by_rater(treated, index, len(levels)) == deficient
