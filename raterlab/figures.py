@@ -5,12 +5,14 @@ figure shows: drawing and saving one costs 0.1-1 s (matplotlib's layout and rend
 plot's input table a few milliseconds to hash. A figure is saved with the digest of its
 inputs in a PNG text chunk (:data:`DIGEST_KEY`); the next call that finds a file with the
 same digest leaves it as it is. The digest covers the source of the module that draws it and
-the matplotlib version, so changed drawing code draws again.
+the matplotlib version, so changed drawing code draws again. The same figure wanted at
+another place in the same process is copied from where it was last saved.
 """
 
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,21 +50,42 @@ def digest(module: str, *parts: object) -> str:
     return sha.hexdigest()
 
 
-def unchanged(path: Path, inputs: str) -> bool:
-    """Whether ``path`` is a PNG saved by :func:`save` from inputs of digest ``inputs``."""
+_SAVED: dict[str, Path] = {}
+"""The last files :func:`save` wrote in this process, by digest: the same figure wanted at
+another place (a report's plot and its copy in the exports) is copied, not drawn again."""
+_SAVED_KEPT = 64
+
+
+def _digest_of(path: Path) -> str | None:
     if not path.is_file():
-        return False
+        return None
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(path) as image:
-            return image.info.get(DIGEST_KEY) == inputs
+            return image.info.get(DIGEST_KEY)
     except (OSError, UnidentifiedImageError):
+        return None
+
+
+def unchanged(path: Path, inputs: str) -> bool:
+    """Whether ``path`` holds a PNG saved by :func:`save` from inputs of digest ``inputs``:
+    it did already, or a file this process saved from the same inputs is copied there."""
+    if _digest_of(path) == inputs:
+        return True
+    earlier = _SAVED.get(inputs)
+    if earlier is None or earlier == path or _digest_of(earlier) != inputs:
         return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(earlier, path)
+    return True
 
 
 def save(fig: Figure, path: Path, inputs: str, dpi: int) -> Path:
     """Save ``fig`` as PNG to ``path`` (folders created) with the digest ``inputs``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=dpi, metadata={DIGEST_KEY: inputs})
+    if len(_SAVED) >= _SAVED_KEPT:
+        _SAVED.pop(next(iter(_SAVED)))
+    _SAVED[inputs] = path
     return path

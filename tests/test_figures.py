@@ -28,6 +28,8 @@ def _table(diff: float = 0.3) -> pd.DataFrame:
 
 @pytest.fixture
 def saves(monkeypatch) -> list:
+    """The paths figures are drawn to, in a process that has drawn nothing yet."""
+    monkeypatch.setattr(figures, "_SAVED", {})
     calls: list = []
     original = Figure.savefig
 
@@ -76,3 +78,14 @@ def test_digest_tells_frames_apart_by_values_types_and_order():
     assert figures.digest(__name__, lists) != figures.digest(
         __name__, pd.DataFrame({"x": [[1], [3]]})
     )
+
+
+def test_the_same_figure_at_another_place_is_copied_not_drawn(tmp_path, saves):
+    report, export = tmp_path / "reports" / "plot.png", tmp_path / "exports" / "plot.png"
+    comparison_plot("Study", _table(), report)
+    comparison_plot("Study", _table(), export)
+    assert len(saves) == 1
+    assert export.read_bytes() == report.read_bytes()
+    report.write_bytes(b"edited by hand")
+    comparison_plot("Study", _table(), tmp_path / "third.png")
+    assert len(saves) == 2

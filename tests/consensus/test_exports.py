@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from matplotlib.figure import Figure
 
-from raterlab import warehouse
+from raterlab import figures, warehouse
 from raterlab.adjudication.ingest import ingest_inbox
 from raterlab.adjudication.packets import issue_packets
 from raterlab.agreement.study import field_agreement, ratings
@@ -353,6 +353,7 @@ def test_figures_of_the_previous_export_are_kept_only_when_written_again(
     def plot_only(_bundle, folder: Path) -> list[Path]:
         return [comparison_plot("cab", table, folder / "comparison" / "plot.png")]
 
+    monkeypatch.setattr(figures, "_SAVED", {})
     drawn: list = []
     original = Figure.savefig
     monkeypatch.setattr(
