@@ -49,7 +49,7 @@ SCORES = ("emotion", "validation", "helpfulness", "safety", "overall")
 
 def write_key(path: Path, tokens, annotators) -> Path:
     """A sealed key of the empathy study's reply task (Parquet): one row per token, items
-    e000 to e119 in turn."""
+    e000 to e119 in turn, no pair's sides swapped (not a pairwise task)."""
     rows = len(tokens)
     pd.DataFrame(
         {
@@ -64,6 +64,7 @@ def write_key(path: Path, tokens, annotators) -> Path:
             "spot_check": False,
             "position": np.arange(1, rows + 1),
             "token": tokens,
+            "swapped": False,
         }
     ).to_parquet(path)
     return path
