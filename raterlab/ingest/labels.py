@@ -154,11 +154,12 @@ class Labels:
         return Labels(table, self.constants, self.fields)
 
 
-MEMORY_LIMIT = "200MB"
+MEMORY_LIMIT = "400MB"
 """DuckDB's memory limit while it reads, checks and writes a big file's lean path
-(:mod:`raterlab.ingest.lean`, :func:`limited`):
-what it holds beyond goes to its temporary directory. A million-row file's peak was 474 MB
-with this limit, 730 MB without."""
+(:mod:`raterlab.ingest.lean`, :func:`limited`): what it would hold beyond goes to its
+temporary directory. On a million-row file (benchmarks/README.md, "Ingest") the process's
+peak was about 560 MB with this limit, 470 MB with 200 MB (but validation took 1.7 times as
+long) and 680 MB without a limit."""
 
 
 @contextmanager

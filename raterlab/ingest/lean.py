@@ -1,6 +1,7 @@
 """The lean path of a big returned file: a CSV file of at least :data:`MIN_BYTES` is read,
-checked and unblinded inside DuckDB, whose memory is its buffer manager's, so that a
-million-row return is never held as Python frames (issue #28, goal 4).
+checked and unblinded inside DuckDB, whose memory is its buffer manager's (limited meanwhile:
+:data:`~raterlab.ingest.labels.MEMORY_LIMIT`), so that a million-row return is never held
+as Python frames (issue #28, goal 4).
 
 It is a screen, never a second validation: :func:`lean_validation` says a file is clean
 only when the full validation (:mod:`raterlab.ingest.validate`) would find nothing in it,
@@ -13,20 +14,23 @@ report. Clean means:
   every line break ``\\n`` or ``\\r\\n``, a header of distinct names with commas and no blank
   name, as many rows as lines, the last row with an item (no filled-down tail), no cell
   longer than :data:`~raterlab.design.instructions.MAX_CELL_CHARS` bytes.
-- **Columns**: those of the task's template (:func:`raterlab.ingest.validate.rule_issues`'
-  column check finds nothing).
+- **Columns**: those of the task's template
+  (:func:`raterlab.ingest.validate.column_issues` finds nothing).
 - **Row rules**: every rule of the task (:func:`raterlab.ingest.rules.task_rules`, the
   checks of its Pandera schema) holds, evaluated as the same Polars expression on each
   distinct combination of the cells it reads (a rule is a function of one row's cells);
   item and annotator cells have no surrounding whitespace.
-- **Against the sealed key**: the file's rows are a run of the key in its order (a packet
-  returned as it was issued), each item exactly the key's token; all of one task and one
-  annotator, the annotator id given the key's; the packets answered complete; no item
-  that one of the study's edge cases matches.
+- **Against the sealed key**: each item exactly a token of the key, once in the file (the
+  rows are first taken as a run of the key, as a packet returned as issued is, which
+  needs no hash join; else each token is looked up); all of one task and one annotator,
+  the annotator id given the key's; the packets answered complete; no item that one of
+  the study's edge cases matches. No pairwise task in the study.
 
 Its labels are :mod:`raterlab.ingest.labels`' expressions evaluated the same way, on each
-distinct combination of the cells they read, joined back to the rows in DuckDB
-(:class:`~raterlab.ingest.labels.WideLabels`).
+distinct combination of the cells they read, mapped back to the rows in DuckDB (a ``CASE``
+or a join: :class:`~raterlab.ingest.labels.WideLabels`). A task's first return is then
+inserted from DuckDB (:func:`raterlab.ingest.ratings.apply_returns`); a file that meets
+current ratings brings its labels to Arrow for the plan, as the full way does.
 """
 
 from __future__ import annotations
@@ -74,10 +78,11 @@ MAX_DISTINCT = 100_000
 """A column whose labels are made from more distinct cells than this (free text, mostly)
 sends the file the full way."""
 _EXACT = ("item", "annotator_id")
+"""Cells compared as they are with the key's: they must have no surrounding whitespace."""
 _KEY = "_k:"
+"""Prefix of the key's columns kept beside a file's rows."""
 _FROM_KEY = ("item_id", "kind", "copy", "round", "batch", "task")
 """The sealed key's columns kept beside a row (its token and annotator are the row's)."""
-"""Cells compared as they are with the key's: they must have no surrounding whitespace."""
 
 
 def _quoted(text: str) -> str:
@@ -186,7 +191,8 @@ def _across(
     (n, misplaced, items, owners, tasks, task, too_long) = con.execute(
         f"""SELECT count(*),
                    count(*) FILTER (WHERE _i IS NULL OR NOT coalesce(_same AND {placed}, false)),
-                   count(DISTINCT item), count(DISTINCT annotator_id),
+                   {"count(*)" if start is not None else "count(DISTINCT item)"},
+                   count(DISTINCT annotator_id),
                    count(DISTINCT "{_KEY}task"), any_value("{_KEY}task"),
                    greatest({longest}) > {MAX_CELL_CHARS}
             FROM {table}"""
