@@ -156,6 +156,7 @@ def _ingest(home_dir: str, key_path: str, file: str, out) -> None:
     warmup = _warm_up()
     start = time.perf_counter()
     with warehouse.connect(home.warehouse) as con:
+        con.execute("SET enable_progress_bar = false")  # stdout is the parent's JSON
         received = receive(study, Path(file), home)
         steps["archive"] = time.perf_counter() - start
         validation = validate_received(study, received, con)

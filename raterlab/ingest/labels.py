@@ -164,13 +164,20 @@ long) and 680 MB without a limit."""
 
 @contextmanager
 def limited(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """DuckDB's memory limited to :data:`MEMORY_LIMIT` inside, then set back."""
-    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
-    con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    """DuckDB's memory limited to :data:`MEMORY_LIMIT` inside, without its progress bar (a
+    big file's statements may take seconds: it would print to the terminal), then both set
+    back."""
+    settings = {"memory_limit": f"'{MEMORY_LIMIT}'", "enable_progress_bar": "false"}
+    before = {
+        name: con.execute(f"SELECT current_setting('{name}')").fetchall()[0][0] for name in settings
+    }
+    for name, value in settings.items():
+        con.execute(f"SET {name} = {value}")
     try:
         yield
     finally:
-        con.execute(f"SET memory_limit = '{before}'")
+        for name, value in before.items():
+            con.execute(f"SET {name} = '{value}'")
 
 
 @dataclass

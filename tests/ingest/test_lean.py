@@ -17,6 +17,7 @@ from raterlab.ingest import lean
 from raterlab.ingest.context import study_context
 from raterlab.ingest.one_file import ingest_file
 from raterlab.ingest.receive import receive
+from raterlab.ingest.returns import preview
 from raterlab.ingest.validate import validate_file
 from raterlab.settings import Home
 from tests.ingest.conftest import filled, issue, write
@@ -192,3 +193,17 @@ def test_a_clean_plain_file_is_taken_by_the_screen(issued, tmp_path, monkeypatch
         assert screened is not None
         assert screened.n_rows == len(frame)
         screened.lean.drop()
+
+
+def test_the_dry_run_of_a_lean_file_says_what_its_ingest_does(issued, tmp_path, monkeypatch):
+    """``raterlab validate`` (:func:`raterlab.ingest.returns.preview`) of a file the screen
+    takes: every rating new, then, once ingested, the changed ones replaced."""
+    study, home, _, _ = issued
+    monkeypatch.setattr(lean, "MIN_BYTES", 0)
+    frame = _answers(filled(home, "a1", "main-01", "answer"), "answer")
+    path = write(frame, tmp_path / "a1.csv")
+    changed = write(frame.assign(time_spent_s="99"), tmp_path / "a1_again.csv")
+    with warehouse.connect(home.warehouse) as con:
+        assert preview(study, path, con).changes["new"] == len(frame)
+        assert ingest_file(study, path, home, con).changes["new"] == len(frame)
+        assert preview(study, changed, con).changes["replaced"] == len(frame)
