@@ -15,9 +15,9 @@ Run by hand: ``.venv/bin/python benchmarks/bench_ingest.py [--rows N] [--repeat 
 [--shuffled]``.
 Each scenario runs ``K`` times, each time in a fresh child process; the figures are the best
 run (``*_runs`` lists them all). Peak memory is the child's peak resident memory
-(:func:`_peak_mb`); the files are written by a child too. The process's first Pandera validation, which imports more modules, is
-done and timed before the clock starts (``warmup_s``, see :func:`_warm_up`). ``--json``
-prints one JSON object and nothing else.
+(:func:`_peak_mb`); the files are written by a child too. The process's first Pandera
+validation, which imports more modules, is done and timed before the clock starts
+(``warmup_s``, see :func:`_warm_up`). ``--json`` prints one JSON object and nothing else.
 """
 
 from __future__ import annotations
