@@ -107,7 +107,7 @@ class Ratings:
     how a file is read, validated and unblinded (``validate_with`` and ``labels_from``)."""
 
     validate_with: Callable[[Study, Received, duckdb.DuckDBPyConnection], Validation]
-    labels_from: Callable[[Study, list[Validated]], list[Labels | None]]
+    labels_from: Callable[[Study, list[Validated]], list[Labels | WideLabels | None]]
     ledger: store.Ledger = store.RETURNS
     folder: str = ""
 
@@ -128,10 +128,12 @@ class Ratings:
     ) -> Validation:
         return self.validate_with(study, received, con)
 
-    def accepted(self, study: Study, files: list[Validated]) -> list[Labels | None]:
+    def accepted(self, study: Study, files: list[Validated]) -> list[Labels | WideLabels | None]:
         return self.labels_from(study, files)
 
-    def outcome(self, received: Received, check: Validation, accepted: Labels | None) -> dict:
+    def outcome(
+        self, received: Received, check: Validation, accepted: Labels | WideLabels | None
+    ) -> dict:
         packets = [] if accepted is None else sorted("/".join(p) for p in accepted.packets())
         return {"task": check.task, "n_labels": 0, "packets": packets, "n_rows": check.n_rows}
 
@@ -139,7 +141,7 @@ class Ratings:
         self,
         con: duckdb.DuckDBPyConnection,
         study: Study,
-        files: list[tuple[Received, Labels]],
+        files: list[tuple[Received, Labels | WideLabels]],
     ) -> list[Applied]:
         """One plan and one insert for all the files' ratings
         (:func:`raterlab.ingest.ratings.apply_returns`); the files whose ratings the files
