@@ -14,10 +14,10 @@ a run of the key: see :mod:`raterlab.ingest.key`).
 Run by hand: ``.venv/bin/python benchmarks/bench_ingest.py [--rows N] [--repeat K] [--json]
 [--shuffled]``.
 Each scenario runs ``K`` times, each time in a fresh child process; the figures are the best
-run (``*_runs`` lists them all). Peak memory is the child's maximum resident set size
-(``ru_maxrss``). The process's first Pandera validation, which imports more modules, is
-done and timed before the clock starts (``warmup_s``, see :func:`_warm_up`). ``--json``
-prints one JSON object and nothing else.
+run (``*_runs`` lists them all). Peak memory is the child's peak resident memory
+(:func:`_peak_mb`); the files are written by a child too. The process's first Pandera
+validation, which imports more modules, is done and timed before the clock starts
+(``warmup_s``, see :func:`_warm_up`). ``--json`` prints one JSON object and nothing else.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ SCORES = ("emotion", "validation", "helpfulness", "safety", "overall")
 
 def write_key(path: Path, tokens, annotators) -> Path:
     """A sealed key of the empathy study's reply task (Parquet): one row per token, items
-    e000 to e119 in turn."""
+    e000 to e119 in turn, no pair's sides swapped (not a pairwise task)."""
     rows = len(tokens)
     pd.DataFrame(
         {
@@ -64,6 +64,7 @@ def write_key(path: Path, tokens, annotators) -> Path:
             "spot_check": False,
             "position": np.arange(1, rows + 1),
             "token": tokens,
+            "swapped": False,
         }
     ).to_parquet(path)
     return path
@@ -118,6 +119,25 @@ def _seed_warehouse(home: Home, key_path: Path) -> None:
         warehouse.replace_study_rows(con, "raw.generations", study.name, items)
 
 
+def _peak_mb() -> float:
+    """The process's peak resident memory: its address space's high-water mark (``VmHWM``),
+    or, where there is no ``/proc``, ``ru_maxrss``. Not ``ru_maxrss`` on Linux: it keeps,
+    across the ``exec`` of a spawned child, the resident memory of the parent at the spawn
+    (before 2026-11-26 22:00 UTC this benchmark's parent held the million-row files it had
+    written, and every child's peak was at least that: about 840 MB)."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        line = next(x for x in status.read_text().splitlines() if x.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _make_files(folder: str, rows: int, shuffled: bool, out) -> None:
+    """:func:`make_files` in a child process, so that the parent stays small."""
+    key, valid, broken = make_files(Path(folder), rows, shuffled)
+    out.put((str(key), str(valid), str(broken)))
+
+
 def _warm_up() -> float:
     """Seconds of the process's first Pandera validation, done before the clock starts: it
     imports Pandera's Polars backends and, through them, ``pandera.strategies``, which imports
@@ -136,6 +156,7 @@ def _ingest(home_dir: str, key_path: str, file: str, out) -> None:
     warmup = _warm_up()
     start = time.perf_counter()
     with warehouse.connect(home.warehouse) as con:
+        con.execute("SET enable_progress_bar = false")  # stdout is the parent's JSON
         received = receive(study, Path(file), home)
         steps["archive"] = time.perf_counter() - start
         validation = validate_received(study, received, con)
@@ -143,7 +164,7 @@ def _ingest(home_dir: str, key_path: str, file: str, out) -> None:
         result = commit(study, received, validation, home, con)
     seconds = time.perf_counter() - start
     steps["write"] = seconds - steps["archive"] - steps["validate"]
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mb = _peak_mb()
     out.put(
         {
             "status": result.status,
@@ -192,7 +213,9 @@ def main() -> None:
     say = (lambda *_: None) if args.json else print
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        key, valid, broken = make_files(folder, args.rows, args.shuffled)
+        key, valid, broken = map(
+            Path, run_child(_make_files, str(folder), args.rows, args.shuffled)
+        )
         say(f"files: {args.rows:,} rows, valid {valid.stat().st_size / 1e6:.0f} MB")
         duck, good, bad = [], [], []
         for run in range(args.repeat):

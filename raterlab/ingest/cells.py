@@ -103,8 +103,16 @@ def text_frame(frame: pd.DataFrame, columns: list[str]) -> pl.DataFrame:
 def typed_frame(frame: pd.DataFrame, names: set[str]) -> pl.DataFrame:
     """The text columns that ``names`` (the root names of some of this module's expressions)
     refer to, with the stripped texts and numbers among ``names`` computed."""
-    bases = {n.removesuffix(_TEXT).removesuffix(_NUMBER) for n in names}
-    data = text_frame(frame, list(bases))
+    return typed_cells(text_frame(frame, list(base_names(names))), names)
+
+
+def base_names(names: set[str]) -> set[str]:
+    """The text columns that typed cells ``names`` (stripped texts, numbers) are made of."""
+    return {n.removesuffix(_TEXT).removesuffix(_NUMBER) for n in names}
+
+
+def typed_cells(data: pl.DataFrame, names: set[str]) -> pl.DataFrame:
+    """:func:`typed_frame` of text cells already in Polars (``data``)."""
     present = data.columns
     stripped = [c for c in present if c + _TEXT in names or c + _NUMBER in names]
     data = data.with_columns(

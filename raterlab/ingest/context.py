@@ -28,17 +28,6 @@ class Context:
     key: SealedKey
     edge_items: tuple[frozenset[str], ...]
 
-    @classmethod
-    def of(cls, study: Study, key: SealedKey, records: dict) -> Context:
-        """``records``: each item's record, by item id (only read for the edge cases)."""
-        return cls(
-            key,
-            tuple(
-                frozenset(i for i, r in records.items() if case.when.matches(r))
-                for case in study.edge_cases
-            ),
-        )
-
 
 def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> Context:
     """What validating the study's files needs, read once: the sealed key, indexed, and the
@@ -57,6 +46,11 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> Context:
         raise NoPackets(
             f"no packets have been issued for study {study.name!r}: run the annotation job first"
         )
+    return Context(SealedKey(key), edge_items(con, study))
+
+
+def edge_items(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[frozenset[str], ...]:
+    """For each of the study's edge cases (in order), the items its condition matches."""
     records = {}
     if study.edge_cases:
         generations = warehouse.decode_json(
@@ -64,4 +58,7 @@ def study_context(con: duckdb.DuckDBPyConnection, study: Study) -> Context:
             ("record",),
         )
         records = dict(zip(generations["item_id"], generations["record"], strict=True))
-    return Context.of(study, SealedKey(key), records)
+    return tuple(
+        frozenset(i for i, r in records.items() if case.when.matches(r))
+        for case in study.edge_cases
+    )

@@ -8,8 +8,12 @@ row's free-text fields (their text alone when the task has one text field, else
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 
+import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
@@ -150,6 +154,77 @@ class Labels:
         return Labels(table, self.constants, self.fields)
 
 
+MEMORY_LIMIT = "400MB"
+"""DuckDB's memory limit while it reads, checks and writes a big file's lean path
+(:mod:`raterlab.ingest.lean`, :func:`limited`): what it would hold beyond goes to its
+temporary directory. On a million-row file (benchmarks/README.md, "Ingest") the process's
+peak was about 560 MB with this limit, 470 MB with 200 MB (but validation took 1.7 times as
+long) and 680 MB without a limit."""
+
+
+@contextmanager
+def limited(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """DuckDB's memory limited to :data:`MEMORY_LIMIT` inside, without its progress bar (a
+    big file's statements may take seconds: it would print to the terminal), then both set
+    back."""
+    settings = {"memory_limit": f"'{MEMORY_LIMIT}'", "enable_progress_bar": "false"}
+    before = {
+        name: con.execute(f"SELECT current_setting('{name}')").fetchall()[0][0] for name in settings
+    }
+    for name, value in settings.items():
+        con.execute(f"SET {name} = {value}")
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            con.execute(f"SET {name} = '{value}'")
+
+
+@dataclass
+class WideLabels:
+    """:class:`Labels` still in DuckDB: the query ``select`` (over temporary tables of the
+    connection ``con``) gives :class:`Labels`' table, one row per rating, in any order. A big
+    file's lean path (:mod:`raterlab.ingest.lean`) makes them, so that its ratings go from
+    DuckDB's tables to the warehouse's without coming to Python
+    (:func:`raterlab.ingest.ratings.apply_returns`); ``temporary`` names the tables to drop
+    once they are written."""
+
+    con: duckdb.DuckDBPyConnection
+    select: str
+    constants: dict
+    fields: list[str]
+    temporary: list[str]
+    rows: int
+    """The file's rows."""
+    values: dict[str, str]
+    """Per field, a query of its filled values: ``source_row``, ``value``, ``value_num``."""
+    answered: list[tuple[str, str]]
+    """The (annotator, batch) packets the ratings answer."""
+
+    @cached_property
+    def table(self) -> pa.Table:
+        """The ratings as :class:`Labels`' Arrow table, in the file's row order (for what
+        only an Arrow table does: a plan meeting current ratings, a dry run)."""
+        return self.con.sql(f"{self.select} ORDER BY source_row").to_arrow_table().combine_chunks()
+
+    def __len__(self) -> int:
+        """Filled field values (the rows this adds to the long form)."""
+        if not self.fields:
+            return 0
+        counts = " + ".join(f'count("{value_column(f)}")' for f in self.fields)
+        return int(self.con.sql(f"SELECT {counts} FROM ({self.select})").fetchall()[0][0])
+
+    def packets(self) -> list[tuple[str, str, str]]:
+        """The (annotator, batch, task) packets these ratings answer, sorted."""
+        task = self.constants["task"]
+        return sorted((a, b, task) for a, b in self.answered)
+
+    def drop(self) -> None:
+        """Drop the temporary tables the query reads."""
+        for table in self.temporary:
+            self.con.execute(f"DROP TABLE IF EXISTS {table}")
+
+
 def _array(values: pd.Series) -> pa.Array:
     return pa.array(values, from_pandas=True)
 
@@ -238,6 +313,15 @@ def _typed(
         typed[value_column(name)], typed[number_column(name)] = normalised(study, task, name)
     numeric = {"time_spent_s", *(number_column(n) for n in keep)}
     return {c: e.cast(pl.Float64 if c in numeric else pl.String) for c, e in typed.items()}
+
+
+def label_expressions(study: Study, task: str, timed: bool) -> tuple[list[str], dict[str, pl.Expr]]:
+    """The fields a file of ``task`` gives values of (all but the confidence field) and the
+    expressions of :class:`Labels`' typed columns over typed cells (``timed``: the file has
+    a time column), as :func:`labels_of` makes them."""
+    confidence = _confidence(study, task)
+    keep = [f for f in study.tasks[task].fields if f != confidence]
+    return keep, _typed(study, task, confidence, keep, timed)
 
 
 def _confidence(study: Study, task: str) -> str | None:

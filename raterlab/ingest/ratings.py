@@ -40,6 +40,8 @@ from raterlab.ingest.labels import (
     LABEL_COLUMNS,
     RATING_CONSTANTS,
     Labels,
+    WideLabels,
+    limited,
     number_column,
     value_column,
 )
@@ -71,7 +73,7 @@ def newer_or_same(incoming: str, current: str) -> str:
     return f"({current} IS NULL OR {incoming} >= {current})"
 
 
-def _fingerprint(labels: Labels) -> str:
+def _fingerprint(labels: Labels | WideLabels) -> str:
     """SQL: a rating's field values (in field name order) as one text, the unit separator
     between them: with :data:`SAID_BESIDE`, what tells an unchanged rating.
 
@@ -118,7 +120,7 @@ class Return:
     """One file's ratings to apply: its labels, its version (the file's modification time
     when received) and when it was received (the time of the history rows it writes)."""
 
-    labels: Labels
+    labels: Labels | WideLabels
     version_at: datetime
     now: datetime
 
@@ -278,7 +280,23 @@ _PER_RATING = [c for c in DDL["gold.ratings"] if c not in ("study",)]
 _APPLIED = "change IN ('new', 'replaced')"
 
 
-def _insert_current(con: duckdb.DuckDBPyConnection, study: str, labels: Labels) -> None:
+def _insert_current(con: duckdb.DuckDBPyConnection, study: str, labels: Labels | WideLabels) -> int:
+    """``_plan``'s new and replacing ratings become current, with their fingerprints and
+    values. Returns the count of field values inserted."""
+    _insert_ratings(con, study, labels)
+    if not labels.fields:
+        return 0
+    inserted = con.execute(
+        "INSERT INTO gold.rating_values SELECT $study AS study, * FROM "
+        f"({_melt(labels.fields, _APPLIED)})",
+        {"study": study},
+    ).fetchall()
+    return int(inserted[0][0])
+
+
+def _insert_ratings(
+    con: duckdb.DuckDBPyConnection, study: str, labels: Labels | WideLabels
+) -> None:
     """``_plan``'s new and replacing ratings become current, with their fingerprints."""
     selected = ", ".join(f"w.{c}" for c in _PER_RATING if c != "fingerprint")
     con.execute(
@@ -287,12 +305,6 @@ def _insert_current(con: duckdb.DuckDBPyConnection, study: str, labels: Labels) 
             FROM _plan w WHERE {_APPLIED}""",
         {"study": study},
     )
-    if labels.fields:
-        con.execute(
-            "INSERT INTO gold.rating_values SELECT $study AS study, * FROM "
-            f"({_melt(labels.fields, _APPLIED)})",
-            {"study": study},
-        )
 
 
 def _insert_older(con: duckdb.DuckDBPyConnection, study: str, fields: list[str]) -> None:
@@ -323,8 +335,15 @@ def apply_returns(
     fields, and no rating is in two of them (see :func:`plan`). Returns, per file, the
     count per change and ``labels``, the field values written.
 
-    Each file's ``labels.constants`` names it (``source_file``, ``source_sha256``)."""
+    Each file's ``labels.constants`` names it (``source_file``, ``source_sha256``). A file
+    whose labels are still in DuckDB (:class:`~raterlab.ingest.labels.WideLabels`) and meet
+    no current rating is inserted from there (:func:`_insert_wide`)."""
     tables = existing_tables(con, ("gold.ratings", HISTORY))
+    wide = files[0].labels
+    if len(files) == 1 and isinstance(wide, WideLabels):
+        params = {"study": study, "task": wide.constants["task"]}
+        if not _meets_current(con, tables, params):
+            return [_insert_wide(con, study, files[0], _next_id(con, tables))]
     table = plan(con, study, files)
     table = table.append_column("rating_id", _rating_ids(table, len(files), _next_id(con, tables)))
     per_file = _per_file(table, files[0].labels.fields, len(files))
@@ -361,6 +380,53 @@ def apply_returns(
     finally:
         con.unregister("_plan")
     return per_file
+
+
+def _insert_wide(
+    con: duckdb.DuckDBPyConnection, study: str, file: Return, last: int
+) -> dict[str, int]:
+    """A task's first return whose labels are in DuckDB: every rating new, numbered from one
+    past ``last`` in the file's row order (as :func:`_rating_ids` numbers them: the file's
+    rows are its lines 2, 3 ...: the lean path reads no file that drops one): its ratings by
+    :func:`_insert_ratings` from the labels' query, its values from each field's query;
+    its temporary tables dropped after. DuckDB's memory is limited meanwhile
+    (:func:`raterlab.ingest.labels.limited`)."""
+    with limited(con):
+        return _insert_from(con, study, file, last)
+
+
+def _insert_from(
+    con: duckdb.DuckDBPyConnection, study: str, file: Return, last: int
+) -> dict[str, int]:
+    """:func:`_insert_wide` within its memory limit."""
+    labels = file.labels
+    constants = {c: [labels.constants[c]] for c in RATING_CONSTANTS}
+    constants |= {"version_at": [file.version_at], "_now": [file.now]}
+    con.register("_file", pa.table(constants))
+    try:
+        con.execute(
+            f"""CREATE OR REPLACE TEMP VIEW _plan AS
+                SELECT w.*, c.*, {last} + w.source_row - 1 AS rating_id, 'new' AS change
+                FROM ({labels.select}) w CROSS JOIN _file c"""
+        )
+        _insert_ratings(con, study, labels)
+        values = " UNION ALL ".join(
+            f"SELECT {last} + source_row - 1, '{field}', value, value_num FROM ({query})"
+            for field, query in labels.values.items()
+        )
+        inserted = (
+            con.execute(
+                f"INSERT INTO gold.rating_values SELECT $study AS study, * FROM ({values})",
+                {"study": study},
+            ).fetchall()[0][0]
+            if values
+            else 0
+        )
+    finally:
+        con.execute("DROP VIEW IF EXISTS _plan")
+        con.unregister("_file")
+    labels.drop()
+    return dict.fromkeys(CHANGES, 0) | {"new": labels.rows, "labels": int(inserted)}
 
 
 def _per_file(table: pa.Table, fields: list[str], n_files: int) -> list[dict[str, int]]:

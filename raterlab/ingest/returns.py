@@ -18,7 +18,8 @@ from raterlab.files import sha256_of
 from raterlab.ingest import changes, ratings, store
 from raterlab.ingest.context import Context, study_context
 from raterlab.ingest.kind import Applied, Prepared, valid_rows
-from raterlab.ingest.labels import Labels, labels_of
+from raterlab.ingest.labels import Labels, WideLabels, labels_of
+from raterlab.ingest.lean import lean_validation
 from raterlab.ingest.read import ROW
 from raterlab.ingest.receive import Received, add_version_issues, received_now, source_of
 from raterlab.ingest.validate import Validation, validate_file
@@ -58,17 +59,22 @@ Validated = tuple[Received, Validation]
 """A received file and its validation."""
 
 
-def returned_labels(study: Study, files: list[Validated]) -> list[Labels | None]:
+def returned_labels(study: Study, files: list[Validated]) -> list[Labels | WideLabels | None]:
     """The labels of validated returned files (``None``: reject the file), those of one task
-    made together (:func:`raterlab.ingest.labels.labels_of`)."""
+    made together (:func:`raterlab.ingest.labels.labels_of`); a file the lean path found
+    clean has its labels in DuckDB already (:attr:`Validation.lean`)."""
     by_task: dict[str, list[tuple[int, tuple]]] = {}
+    done_lean: dict[int, WideLabels] = {}
     for n, (received, validation) in enumerate(files):
+        if validation.lean is not None:  # clean: its labels are in DuckDB already
+            done_lean[n] = validation.lean
+            continue
         rows = accepted_rows(study, validation)
         if rows is not None:
             part = (validation.frame, rows, source_of(received), validation.typed)
             validation.typed = None  # handed over: not kept through the write
             by_task.setdefault(validation.task, []).append((n, part))
-    done: dict[int, Labels] = {}
+    done: dict[int, Labels | WideLabels] = dict(done_lean)
     for task, members in by_task.items():
         made = labels_of(study, task, [part for _, part in members])
         done.update((n, labels) for (n, _), labels in zip(members, made, strict=True))
@@ -81,10 +87,14 @@ def validate_received(
     con: duckdb.DuckDBPyConnection,
     context: Context | None = None,
 ) -> Validation:
-    """Validate the archived copy, reporting under the file's own name. ``context`` is
-    :func:`~raterlab.ingest.context.study_context`, read here if not given: a caller
-    validating many files reads it once (it holds every token of the study, so reading it
-    per file would cost files x items)."""
+    """Validate the archived copy, reporting under the file's own name. A big clean CSV file
+    is read and checked inside DuckDB (:func:`raterlab.ingest.lean.lean_validation`); any
+    other goes the full way. ``context`` is :func:`~raterlab.ingest.context.study_context`,
+    read here if not given (and needed): a caller validating many files reads it once (it
+    holds every token of the study, so reading it per file would cost files x items)."""
+    lean = lean_validation(study, received, con)
+    if lean is not None:
+        return lean
     return validate_file(
         study, received.archived, context or study_context(con, study), received.file
     )
@@ -97,7 +107,7 @@ class Ratings:
     how a file is read, validated and unblinded (``validate_with`` and ``labels_from``)."""
 
     validate_with: Callable[[Study, Received, duckdb.DuckDBPyConnection], Validation]
-    labels_from: Callable[[Study, list[Validated]], list[Labels | None]]
+    labels_from: Callable[[Study, list[Validated]], list[Labels | WideLabels | None]]
     ledger: store.Ledger = store.RETURNS
     folder: str = ""
 
@@ -118,18 +128,20 @@ class Ratings:
     ) -> Validation:
         return self.validate_with(study, received, con)
 
-    def accepted(self, study: Study, files: list[Validated]) -> list[Labels | None]:
+    def accepted(self, study: Study, files: list[Validated]) -> list[Labels | WideLabels | None]:
         return self.labels_from(study, files)
 
-    def outcome(self, received: Received, check: Validation, accepted: Labels | None) -> dict:
+    def outcome(
+        self, received: Received, check: Validation, accepted: Labels | WideLabels | None
+    ) -> dict:
         packets = [] if accepted is None else sorted("/".join(p) for p in accepted.packets())
-        return {"task": check.task, "n_labels": 0, "packets": packets}
+        return {"task": check.task, "n_labels": 0, "packets": packets, "n_rows": check.n_rows}
 
     def apply(
         self,
         con: duckdb.DuckDBPyConnection,
         study: Study,
-        files: list[tuple[Received, Labels]],
+        files: list[tuple[Received, Labels | WideLabels]],
     ) -> list[Applied]:
         """One plan and one insert for all the files' ratings
         (:func:`raterlab.ingest.ratings.apply_returns`); the files whose ratings the files

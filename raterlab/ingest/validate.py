@@ -22,7 +22,7 @@ from raterlab.ingest.context import Context
 from raterlab.ingest.issues import concat_issues, file_issue, issue_rows, no_issues, shortened
 from raterlab.ingest.key import SealedKey
 from raterlab.ingest.key_checks import cross_checks
-from raterlab.ingest.labels import typed_names
+from raterlab.ingest.labels import WideLabels, typed_names
 from raterlab.ingest.read import BLANK, ROW, UnreadableFile, read_returned
 from raterlab.ingest.row_checks import failures, optional_columns, typed_failures
 from raterlab.ingest.rules import Rule, task_rules
@@ -45,6 +45,16 @@ class Validation:
     unblinding (:func:`raterlab.ingest.labels.labels_of`), which takes them: ``returned_labels``
     sets this to ``None`` when it hands them over, so that a million rows' typed cells are
     not kept through the write."""
+    lean: WideLabels | None = None
+    """The file's labels, still in DuckDB, when it was read and found clean there
+    (:mod:`raterlab.ingest.lean`): :attr:`frame` is then ``None``."""
+
+    @property
+    def n_rows(self) -> int:
+        """The file's rows (those read)."""
+        if self.lean is not None:
+            return self.lean.rows
+        return 0 if self.frame is None else len(self.frame)
 
     @property
     def errors(self) -> pd.DataFrame:
@@ -59,7 +69,7 @@ class Validation:
         return self.errors.empty
 
 
-def _column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
+def column_issues(study: Study, task: str, frame: pd.DataFrame, file: str) -> pd.DataFrame:
     """Columns against the task's template, by the names the packet gave them; an optional
     time column may be added."""
     expected = packet_columns(study, task)
@@ -224,7 +234,7 @@ def _prepare(
             "item ids and the columns match no single task's template",
         )
         return Validation(file, study.name, None, frame, issue)
-    columns = _column_issues(study, task, frame, file)
+    columns = column_issues(study, task, frame, file)
     if not columns.empty:
         return Validation(file, study.name, task, frame, columns)
     return frame.rename(columns=internal_names(study))
