@@ -58,27 +58,3 @@ def test_a_process_that_imports_raterlab_first_allocates_as_set() -> None:
         "import raterlab, pyarrow; print(pyarrow.default_memory_pool().backend_name)"
     )
     assert found[0] == "system"  # the backend PyArrow allocates with, printed first
-
-
-def _thresholds_set(**env: str) -> str:
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "GLIBC_TUNABLES")
-    }
-    out = subprocess.run(
-        [sys.executable, "-c", "import raterlab; print(raterlab.GLIBC_THRESHOLDS_SET)"],
-        env={**clean, **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return out.stdout.strip()
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="glibc's malloc")
-def test_glibc_thresholds_are_set_unless_the_user_set_them() -> None:
-    glibc = os.confstr("CS_GNU_LIBC_VERSION") if hasattr(os, "confstr") else None
-    assert _thresholds_set() == str(bool(glibc))
-    assert _thresholds_set(MALLOC_MMAP_THRESHOLD_="131072") == "False"
-    assert _thresholds_set(GLIBC_TUNABLES="glibc.malloc.trim_threshold=0") == "False"
