@@ -356,6 +356,24 @@ def table(results: list[dict]) -> str:
         + " | ".join(f"{r['load_mean']:.1f} / {r['load_max']:.1f}" for r in results)
         + " | |"
     )
+    return "\n".join([*lines, "", memory_table(results)])
+
+
+def memory_table(results: list[dict], top: int = 12) -> str:
+    """The steps with the highest peaks at the largest size: each step's peak resident set
+    (MB) and, in brackets, how much of it the step added to what the process held as it
+    began."""
+    peaks = results[-1].get("step_peak_mb", {})
+    keys = sorted(peaks, key=lambda k: -peaks[k])[:top]
+    head = "| step | " + " | ".join(f"{r['items']:,} items: peak (own) MB" for r in results) + " |"
+    lines = [head, "|---|" + "---|" * len(results)]
+    for key in keys:
+        cells = []
+        for r in results:
+            peak = r.get("step_peak_mb", {}).get(key)
+            start = r.get("step_start_mb", {}).get(key, 0.0)
+            cells.append("" if peak is None else f"{peak:,.0f} ({peak - start:,.0f})")
+        lines.append(f"| {key} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
