@@ -13,6 +13,7 @@ from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, 
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import agreement_tables, ratings
 from raterlab.design.rounds import PILOT, latest_pilot_only, round_labels
+from raterlab.protocol import Study
 from raterlab.report.headline import headline_table
 from resources import Raterlab
 
@@ -26,17 +27,18 @@ def _labels_of_round(rl: Raterlab, study: str, round_name: str | None) -> pd.Dat
         return round_labels(con, study, round_name)
 
 
-def study_ratings(raterlab: Raterlab, study: str, round_name: str | None = None) -> pd.DataFrame:
+def study_ratings(raterlab: Raterlab, study: Study, round_name: str | None = None) -> pd.DataFrame:
     """Ordinary ratings of a study (of one round, ``pilot`` standing for every pilot round)
-    with the item attributes its slices use; only the rated items' records are decoded."""
-    labels = _labels_of_round(raterlab, study, round_name)
-    generations = generations_text(raterlab, study)
+    with the item attributes its slices use (no other record key); only the rated items'
+    records are decoded."""
+    labels = _labels_of_round(raterlab, study.name, round_name)
+    generations = generations_text(raterlab, study.name)
     if len(labels):
         generations = generations[generations["item_id"].isin(labels["item_id"])]
     items = decoded_generations(generations)[["item_id", "task", "record"]]
-    routed = study_frame(raterlab, "staging.routed_items", study)[["item_id", "tier", "stratum"]]
-    items = items.merge(routed, on="item_id", how="left")
-    return ratings(labels, items)
+    routed = study_frame(raterlab, "staging.routed_items", study.name)
+    items = items.merge(routed[["item_id", "tier", "stratum"]], on="item_id", how="left")
+    return ratings(labels, items, keys=study.slices)
 
 
 @study_asset(group=GROUP, deps=["labels"], kinds={"duckdb"}, table="gold.pilot_gates")
@@ -46,7 +48,7 @@ def pilot_agreement(step: StudyStep) -> dg.MaterializeResult:
     attempt (one per pilot round) is kept in ``gold.pilot_gates``, each round's score matrix
     per pair of annotators in ``gold.pilot_matrices`` and ``reports/<study>/pilot_matrices.md``."""
     study = step.study
-    rows = study_ratings(step.raterlab, study.name, PILOT)
+    rows = study_ratings(step.raterlab, study, PILOT)
     gate = pilot_gate(study, rows, step.frame("staging.blinding_key"))
     history = gate_history(step.optional_frame("gold.pilot_gates"), gate.table)
     matrices_table = pilot_matrices(study, rows)
@@ -95,7 +97,7 @@ def agreement(step: StudyStep) -> dg.MaterializeResult:
     only for the tasks whose ratings changed otherwise
     (:mod:`raterlab.agreement.incremental`)."""
     study = step.study
-    rows = latest_pilot_only(study_ratings(step.raterlab, study.name))
+    rows = latest_pilot_only(study_ratings(step.raterlab, study))
     recompute = not step.unchanged(rows)
     changed = []
     if not recompute:

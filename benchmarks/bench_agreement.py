@@ -228,7 +228,7 @@ def bootstrap_section(repeats: int) -> list[str]:
     def call(method: str, cold: bool) -> Callable[[], object]:
         def run() -> object:
             if cold:
-                bootstrap._cached_draw.cache_clear()
+                bootstrap.forget_draws()
             return bootstrap_ci(
                 data, n_resamples=N_RESAMPLES, seed=0, method=method, level="ordinal"
             )

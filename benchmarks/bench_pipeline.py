@@ -20,7 +20,11 @@ nothing new (what the nightly schedule or a sensor's run does most days) is time
 (``idle_run_s``, not in the total). Progress goes to stderr, one line per
 run; stdout gets the machine and a markdown table for benchmarks/README.md ("## End to
 end"), or with ``--json`` one JSON object. Peak memory is the child's maximum resident set;
-the load average is sampled every 10 s (the machine may be shared).
+each step's own peak (``step_peak_mb``, the most over the runs) is the child's resident set
+at its highest during that step: the kernel's high-water mark (``VmHWM``) is reset as the
+step starts (``/proc/self/clear_refs``, Linux only) and read as it ends, so it includes what
+the process held when the step began (``step_start_mb``, at the run where the peak was).
+The load average is sampled every 10 s (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -117,6 +121,67 @@ class TimedJob:
         return result
 
 
+class StepMemory:
+    """Each step's peak resident set: the kernel's high-water mark reset at the step's
+    ``STEP_START`` event and read at its ``STEP_SUCCESS`` or ``STEP_FAILURE`` (the in-process
+    executor runs one step at a time, in this thread, and handles its events as they come)."""
+
+    STATUS = Path("/proc/self/status")
+
+    def __init__(self) -> None:
+        self.peak: dict[str, float] = {}
+        self.start: dict[str, float] = {}
+        self._began: dict[str, float] = {}
+        self.overall = 0.0
+        """The highest mark seen over the whole process: resetting the mark also resets
+        the one ``getrusage`` reports."""
+
+    @classmethod
+    def available(cls) -> bool:
+        return cls.STATUS.exists() and os.access("/proc/self/clear_refs", os.W_OK)
+
+    def _status_mb(self, field: str) -> float:
+        for line in self.STATUS.read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+        raise KeyError(field)
+
+    def highest(self) -> float:
+        """The most the process has held, this call included."""
+        self.overall = max(self.overall, self._status_mb("VmHWM"))
+        return self.overall
+
+    def began(self, step: str) -> None:
+        self.highest()
+        Path("/proc/self/clear_refs").write_text("5")
+        self._began[step] = self._status_mb("VmRSS")
+
+    def ended(self, step: str) -> None:
+        peak = self._status_mb("VmHWM")
+        if peak > self.peak.get(step, 0.0):
+            self.peak[step] = round(peak, 1)
+            self.start[step] = round(self._began.get(step, 0.0), 1)
+
+    def install(self) -> None:
+        """Wrap ``DagsterInstance.handle_new_event`` in this process."""
+        import dagster as dg
+
+        handle = dg.DagsterInstance.handle_new_event
+        ends = {dg.DagsterEventType.STEP_SUCCESS, dg.DagsterEventType.STEP_FAILURE}
+        memory = self
+
+        def handle_new_event(instance, event, **kwargs):
+            found = event.dagster_event
+            if found is not None and found.step_key:
+                if found.event_type == dg.DagsterEventType.STEP_START:
+                    memory.began(found.step_key)
+                elif found.event_type in ends:
+                    memory.ended(found.step_key)
+            return handle(instance, event, **kwargs)
+
+        dg.DagsterInstance.handle_new_event = handle_new_event
+
+
 def timed_call(function, total: list[float]):
     """``function``, adding the seconds each call takes to ``total[0]``."""
 
@@ -147,6 +212,9 @@ def run_loop() -> dict:
     job.execute_in_process(
         partition_key=PRIMER, instance=instance(home), run_config=QUIET, raise_on_error=False
     )
+    memory = StepMemory()
+    if memory.available():
+        memory.install()
     steps: dict[str, float] = {}
     timed = TimedJob(job, steps)
     simulation = [0.0]
@@ -173,7 +241,12 @@ def run_loop() -> dict:
         "per_run": timed.per_run,
         "simulation_s": simulation[0],
         "overhead_s": wall - sum(steps.values()) - simulation[0],
-        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_mb": max(
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            memory.highest() if memory.available() else 0.0,
+        ),
+        "step_peak_mb": memory.peak,
+        "step_start_mb": memory.start,
     }
 
 
@@ -297,6 +370,24 @@ def table(results: list[dict]) -> str:
         + " | ".join(f"{r['load_mean']:.1f} / {r['load_max']:.1f}" for r in results)
         + " | |"
     )
+    return "\n".join([*lines, "", memory_table(results)])
+
+
+def memory_table(results: list[dict], top: int = 12) -> str:
+    """The steps with the highest peaks at the largest size: each step's peak resident set
+    (MB) and, in brackets, how much of it the step added to what the process held as it
+    began."""
+    peaks = results[-1].get("step_peak_mb", {})
+    keys = sorted(peaks, key=lambda k: -peaks[k])[:top]
+    head = "| step | " + " | ".join(f"{r['items']:,} items: peak (own) MB" for r in results) + " |"
+    lines = [head, "|---|" + "---|" * len(results)]
+    for key in keys:
+        cells = []
+        for r in results:
+            peak = r.get("step_peak_mb", {}).get(key)
+            start = r.get("step_start_mb", {}).get(key, 0.0)
+            cells.append("" if peak is None else f"{peak:,.0f} ({peak - start:,.0f})")
+        lines.append(f"| {key} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -22,6 +22,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
@@ -330,22 +331,48 @@ def read_study_rows(
     """
     if not table_exists(con, table):
         return pd.DataFrame()
+    arrow = _study_arrow(con, table, study, columns, among)
+    frame = arrow.to_pandas(types_mapper={pa.string(): _STRINGS, pa.large_string(): _STRINGS}.get)
+    return frame.drop(columns="study", errors="ignore")
+
+
+def _study_arrow(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    study: str,
+    columns: str = "*",
+    among: tuple[str, list] | None = None,
+) -> pa.Table:
     query = f"SELECT {columns} FROM {table} WHERE study = $study"
     params: dict = {"study": study}
     if among is not None:
         query += f' AND "{among[0]}" IN (SELECT unnest($values))'
         params["values"] = list(among[1])
-    arrow = con.sql(query, params=params).to_arrow_table()
-    frame = arrow.to_pandas(types_mapper={pa.string(): _STRINGS, pa.large_string(): _STRINGS}.get)
-    return frame.drop(columns="study", errors="ignore")
+    return con.sql(query, params=params).to_arrow_table()
 
 
 def decode_json(frame: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
-    """Parse JSON text columns written by :func:`replace_study_rows` back into Python values."""
-    out = frame.copy()
-    for column in columns:
-        out[column] = out[column].map(lambda v: json.loads(v) if isinstance(v, str) else None)
-    return out
+    """Parse JSON text columns written by :func:`replace_study_rows` back into Python values
+    (a new frame; the other columns are shared with ``frame`` until either is changed)."""
+    return frame.assign(
+        **{
+            column: frame[column].map(lambda v: json.loads(v) if isinstance(v, str) else None)
+            for column in columns
+        }
+    )
+
+
+def text_objects(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A text column as a NumPy array of Python strings (NaN where null), one string object
+    per distinct value: a table's repeated values (task, field, annotator, file, round...)
+    share it, where converting value by value makes one object per row (about 60 bytes
+    each)."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    encoded = column.dictionary_encode()
+    values = np.array([*encoded.dictionary.to_pylist(), float("nan")], dtype=object)
+    codes = encoded.indices.fill_null(len(encoded.dictionary)).to_numpy(zero_copy_only=False)
+    return values[codes]
 
 
 def read_table(
@@ -354,9 +381,17 @@ def read_table(
     """``study``'s rows of ``table``, or ``None`` when the table does not exist yet."""
     if not table_exists(con, table):
         return None
-    frame = read_study_rows(con, table, study)
+    arrow = _study_arrow(con, table, study)
+    text = [
+        f.name
+        for f in arrow.schema
+        if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+    ]
     # Python objects: consensus and adjudication walk these columns value by value, which
     # costs about ten times more on Arrow-backed strings (read_study_rows' dtype)
-    text = [c for c in frame.columns if isinstance(frame[c].dtype, pd.StringDtype)]
-    frame = frame.astype(dict.fromkeys(text, object))
+    frame = arrow.drop_columns(text).to_pandas().drop(columns="study", errors="ignore")
+    for name in text:
+        if name != "study":
+            frame[name] = pd.Series(text_objects(arrow.column(name)), frame.index, object)
+    frame = frame[[c for c in arrow.column_names if c != "study"]]
     return decode_json(frame, json_columns) if json_columns else frame

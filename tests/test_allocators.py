@@ -58,3 +58,23 @@ def test_a_process_that_imports_raterlab_first_allocates_as_set() -> None:
         "import raterlab, pyarrow; print(pyarrow.default_memory_pool().backend_name)"
     )
     assert found[0] == "system"  # the backend PyArrow allocates with, printed first
+
+
+def _arenas_limited(**env: str) -> str:
+    clean = {k: v for k, v in os.environ.items() if k not in ("MALLOC_ARENA_MAX", "GLIBC_TUNABLES")}
+    out = subprocess.run(
+        [sys.executable, "-c", "import raterlab; print(raterlab.GLIBC_ARENAS_LIMITED)"],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="glibc's malloc")
+def test_glibc_arenas_are_limited_unless_the_user_set_them() -> None:
+    glibc = os.confstr("CS_GNU_LIBC_VERSION") if hasattr(os, "confstr") else None
+    assert _arenas_limited() == str(bool(glibc))
+    assert _arenas_limited(MALLOC_ARENA_MAX="8") == "False"
+    assert _arenas_limited(GLIBC_TUNABLES="glibc.malloc.arena_max=4") == "False"

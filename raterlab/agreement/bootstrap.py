@@ -16,7 +16,7 @@ same resamples, and the same intervals, as one draw of the whole chunk did.
 
 from __future__ import annotations
 
-import functools
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -94,33 +94,69 @@ def resample_counts(indices: np.ndarray, n_units: int) -> np.ndarray:
 
 
 CACHED_CELLS = 1 << 27
-"""Largest draw (resamples x units) :func:`drawn_counts` keeps for the next caller: 1,000
-resamples of up to 134,000 units, 134 MB as one-byte counts. A draw is most of a cold
-interval's cost (see benchmarks/README.md, "Agreement": a cold and a warm call measured),
-paid again by every field, slice and judge that resamples the same units when not kept."""
+"""The most counts (resamples x units, one byte each) :func:`drawn_counts` keeps for the next
+callers, all kept draws together: 134 MB, 1,000 resamples of up to 134,000 units. A draw is
+most of a cold interval's cost (see benchmarks/README.md, "Agreement": a cold and a warm call
+measured), paid again by every field, slice and judge that resamples the same units when not
+kept; what is kept stays resident in every later step of the process."""
+
+KEPT_DRAWS = 4
+"""The most draws :func:`drawn_counts` keeps (the most recent ones)."""
 
 
-def drawn_counts(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
+class _KeptDraws:
+    """The most recent draws, at most :data:`KEPT_DRAWS` of them and :data:`CACHED_CELLS`
+    bytes in all; ``hits`` counts the calls that found their draw."""
+
+    def __init__(self) -> None:
+        self.draws: OrderedDict[tuple[int, ...], tuple[np.ndarray, ...]] = OrderedDict()
+        self.hits = 0
+
+    def get(self, key: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        if key in self.draws:
+            self.hits += 1
+            self.draws.move_to_end(key)
+            return self.draws[key]
+        drawn = tuple(_draw(*key))
+        self.draws[key] = drawn
+        while len(self.draws) > KEPT_DRAWS or self.nbytes() > CACHED_CELLS:
+            self.draws.popitem(last=False)
+        return drawn
+
+    def nbytes(self) -> int:
+        return sum(chunk.nbytes for drawn in self.draws.values() for chunk in drawn)
+
+    def clear(self) -> None:
+        self.draws.clear()
+        self.hits = 0
+
+
+_KEPT = _KeptDraws()
+
+
+def forget_draws() -> None:
+    """Let go of the kept draws (a benchmark's cold call)."""
+    _KEPT.clear()
+
+
+def drawn_counts(n_units: int, n_resamples: int, seed: int, step: int) -> Iterable[np.ndarray]:
     """The resamples' count matrices, ``step`` resamples per chunk, drawn from ``seed``.
 
     The same draws come again and again: a judge field's slices, judges and rater ceilings
     are each resampled over all of the field's units with the study's seed, and the fields
     of one task rated on the same items have as many units, bootstrapped with the same
-    seed. The last four draws (up to :data:`CACHED_CELLS` counts each, stored as small
-    integers) are kept, so the draws are paid once and only the statistics each time; the
-    numbers do not change. The kept draws serve those repeated calls of a pipeline run
-    (``raterlab.judges.resample`` and the per-field agreement bootstraps), not a benchmark:
-    a single :func:`bootstrap_ci` call draws its resamples in the call (cold), and that is
-    the figure the benchmark reports first.
+    seed. The most recent draws (:data:`KEPT_DRAWS`, :data:`CACHED_CELLS` counts in all,
+    stored as small integers) are kept, so the draws are paid once and only the statistics
+    each time; the numbers do not change. The kept draws serve those repeated calls of a
+    pipeline run (``raterlab.judges.resample`` and the per-field agreement bootstraps), not a
+    benchmark: a single :func:`bootstrap_ci` call draws its resamples in the call (cold), and
+    that is the figure the benchmark reports first. A draw larger than :data:`CACHED_CELLS`
+    is not kept, and its chunks are drawn as they are iterated (one pass), so no more than a
+    chunk of it is held at once.
     """
     if n_units * n_resamples > CACHED_CELLS:
-        return tuple(_draw(n_units, n_resamples, seed, step))
-    return _cached_draw(n_units, n_resamples, seed, step)
-
-
-@functools.lru_cache(maxsize=4)
-def _cached_draw(n_units: int, n_resamples: int, seed: int, step: int) -> tuple[np.ndarray, ...]:
-    return tuple(_draw(n_units, n_resamples, seed, step))
+        return _draw(n_units, n_resamples, seed, step)
+    return _KEPT.get((n_units, n_resamples, seed, step))
 
 
 DRAW_CELLS = 1 << 18

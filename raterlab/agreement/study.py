@@ -29,7 +29,7 @@ each row answers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -67,12 +67,20 @@ AGREEMENT_COLUMNS = (
 BUILTIN_KEYS = ("task", "tier", "round", "stratum")
 
 
-def ratings(labels: pd.DataFrame, items: pd.DataFrame) -> pd.DataFrame:
-    """Ordinary ratings with the item attributes slices need (one column per item key)."""
+def ratings(
+    labels: pd.DataFrame, items: pd.DataFrame, keys: Collection[str] | None = None
+) -> pd.DataFrame:
+    """Ordinary ratings with the item attributes slices need (one column per item key; only
+    the keys in ``keys``, e.g. the study's ``slices``, when given: the other keys of the
+    records, prompts and responses among them, would be copied onto every rating)."""
     counted = ordinary(labels) & (labels["round"] != TIEBREAK_ROUND)
     rows = labels[counted & (labels["value"] != "skip")]
     attributes = pd.DataFrame(list(items["record"]), index=items.index)
-    attributes = attributes.drop(columns=[c for c in attributes if c in items.columns])
+    attributes = attributes.drop(
+        columns=[
+            c for c in attributes if c in items.columns or (keys is not None and c not in keys)
+        ]
+    )
     items = pd.concat([items.drop(columns="record"), attributes], axis=1)
     return rows.merge(items.drop(columns="task"), on="item_id", how="left")
 

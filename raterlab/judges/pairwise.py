@@ -66,6 +66,26 @@ def _kappas(confusion: np.ndarray) -> np.ndarray:
         return np.where(chance < 1, (observed - chance) / (1 - chance), np.nan)
 
 
+BLOCK_CELLS = 1 << 20
+"""Pairs drawn at once by :func:`_resampled_tables` (resamples x pairs)."""
+
+
+def _resampled_tables(confusion: np.ndarray, resamples: int, seed: int) -> np.ndarray:
+    """The summed 3 x 3 table of each of ``resamples`` resamples of the pairs (``confusion``:
+    one table per pair), drawn from ``seed`` a block of resamples at a time in the generator's
+    order: the draws, and the tables, of one draw of every resample (tested), holding a
+    block's indices and counts instead of 16 bytes per pair and resample."""
+    n_pairs = len(confusion)
+    rng = np.random.default_rng(seed)
+    out = np.empty((resamples, *confusion.shape[1:]))
+    rows = max(1, BLOCK_CELLS // n_pairs)
+    for start in range(0, resamples, rows):
+        drawn = rng.integers(0, n_pairs, size=(min(rows, resamples - start), n_pairs))
+        weights = np.stack([np.bincount(row, minlength=n_pairs) for row in drawn])
+        out[start : start + len(drawn)] = np.einsum("rp,pjk->rjk", weights, confusion)
+    return out
+
+
 def winner_agreement(
     judged: pd.DataFrame,
     resamples: int = 1000,
@@ -89,10 +109,7 @@ def winner_agreement(
     kappa = float(_kappas(total)) if n_pairs else float("nan")
     low = high = float("nan")
     if n_pairs > 1 and resamples > 0:
-        rng = np.random.default_rng(seed)
-        drawn = rng.integers(0, n_pairs, size=(resamples, n_pairs))
-        weights = np.stack([np.bincount(row, minlength=n_pairs) for row in drawn])
-        boot = _kappas(np.einsum("rp,pjk->rjk", weights, confusion))
+        boot = _kappas(_resampled_tables(confusion, resamples, seed))
         boot = boot[np.isfinite(boot)]
         if boot.size:
             tail = (1 - confidence) / 2 * 100

@@ -77,6 +77,15 @@ def _frame(rows: list[tuple]) -> pd.DataFrame:
     return frame.astype({"confidence": float})
 
 
+def _shared_frame(rows: list[tuple]) -> pd.DataFrame:
+    """:func:`_frame` of rows whose text cells are ``str`` or ``None`` already, kept as they
+    are: an item's id and a judge's and a field's names are one object each, shared by
+    their rows, where inferring Arrow-backed text and converting it back to objects makes
+    one string object per cell."""
+    frame = pd.DataFrame(rows, columns=list(VERDICT_COLUMNS), dtype=object)
+    return frame.astype({"confidence": float})
+
+
 def parse_verdict(spec: Any, raw: Any) -> str | None:
     """The verdict as the field's canonical text, or None when it is not a value of the field."""
     if raw is None or (isinstance(raw, float) and np.isnan(raw)):
@@ -184,7 +193,7 @@ def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame
                         None,
                     )
                 )
-    return _frame(rows)
+    return _shared_frame(rows)
 
 
 def judges_dir(root: Path, study: str) -> Path:

@@ -30,6 +30,13 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     return (max(0.0, center - half), min(1.0, center + half))
 
 
+BLOCK_CELLS = 1 << 20
+"""Clusters drawn at once by :func:`cluster_bootstrap_interval` (resamples x clusters): the
+resamples are drawn a block of rows at a time, in the generator's order, so the draws, and the
+interval, are those of one draw of every resample (tested), with 8 MB of indices held instead
+of 16 KB per cluster (2,000 resamples)."""
+
+
 def cluster_bootstrap_interval(
     numerators: np.ndarray,
     denominators: np.ndarray,
@@ -51,9 +58,12 @@ def cluster_bootstrap_interval(
     if n == 0 or denominators.sum() == 0:
         return (np.nan, np.nan)
     rng = np.random.default_rng(seed)
-    picks = rng.integers(0, n, size=(n_resamples, n))
-    num = numerators[picks].sum(axis=1)
-    den = denominators[picks].sum(axis=1)
+    num, den = np.empty(n_resamples), np.empty(n_resamples)
+    rows = max(1, BLOCK_CELLS // n)
+    for start in range(0, n_resamples, rows):
+        picks = rng.integers(0, n, size=(min(rows, n_resamples - start), n))
+        num[start : start + len(picks)] = numerators[picks].sum(axis=1)
+        den[start : start + len(picks)] = denominators[picks].sum(axis=1)
     ratios = num[den > 0] / den[den > 0]
     alpha = (1 - confidence) / 2
     low, high = np.quantile(ratios, [alpha, 1 - alpha])

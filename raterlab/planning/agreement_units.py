@@ -70,8 +70,12 @@ SIMULATIONS = 2000
 FIRST_GUESS_UNITS = 50
 """Units the search simulates first."""
 MAX_UNITS = 1_000_000
-_CHUNK_RATINGS = 1 << 21
-"""Ratings simulated at once (the studies of one chunk)."""
+_CHUNK_RATINGS = 1 << 19
+"""Ratings simulated at once (the studies of one chunk; at least one study). Each study is
+drawn from its own seed and summed on its own, so the widths do not depend on it (tested);
+an ordinal alpha on five categories keeps 15 numbers per unit of a chunk, and chunks of
+1 << 21 ratings made most of the report's peak memory at 30,000 items (benchmarks/README.md,
+"End to end")."""
 
 
 @dataclass(frozen=True)

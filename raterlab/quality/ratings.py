@@ -29,6 +29,7 @@ means ``|a - b| <= 1`` on a Likert field and ``a == b`` on a binary or categoric
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -115,17 +116,37 @@ def key_slice(**keys: object) -> str:
     return "|".join(f"{k}={v}" for k, v in keys.items()) or ALL
 
 
-def item_attributes(generations: pd.DataFrame, routed: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per item: ``item_id``, ``role``, every record key, and ``tier`` and
-    ``stratum`` from ``staging.routed_items`` when given."""
+def item_attributes(
+    generations: pd.DataFrame,
+    routed: pd.DataFrame | None = None,
+    keys: Collection[str] | None = None,
+) -> pd.DataFrame:
+    """One row per item: ``item_id``, ``role``, every record key (only those in ``keys``
+    when given), and ``tier`` and ``stratum`` from ``staging.routed_items`` when given."""
     records = pd.DataFrame(list(generations["record"]), index=generations.index)
-    records = records.drop(columns=[c for c in records if c in ("task", "item_id", "id")])
+    unused = {"task", "item_id", "id"}
+    records = records.drop(
+        columns=[c for c in records if c in unused or (keys is not None and c not in keys)]
+    )
     items = pd.concat([generations[["item_id", "role"]], records], axis=1)
     if routed is not None and len(routed):
         items = items.merge(
             routed[["item_id", "tier", "stratum"]].astype(object), on="item_id", how="left"
         )
     return items
+
+
+UNCOMPARED = (
+    "rating_id",
+    "confidence",
+    "notes",
+    "token",
+    "source_file",
+    "source_sha256",
+    "source_row",
+)
+"""Columns of ``gold.labels`` that no quality metric reads (the PI sample reads the labels
+themselves)."""
 
 
 def prepare(
@@ -137,13 +158,16 @@ def prepare(
     """Rating-field rows of ``gold.labels`` with a comparable value ``x`` and item attributes.
 
     ``x`` is the number (Likert, binary) or label (categorical); rows whose value is missing
-    or ``skip`` are dropped. Columns: the label columns, ``x``, ``likert``, ``numeric``, and
-    one column per slice key found in the items.
+    or ``skip`` are dropped. Columns: the label columns but :data:`UNCOMPARED` (the metrics
+    never read them, and each copy of the rows would carry them), ``x``, ``likert``,
+    ``numeric``, and
+    one column per slice key found in the items (the items' other keys are left out: a
+    rating row carries its item's slice keys, not its whole record).
     """
     fields = rating_fields(study)
     keys = pd.MultiIndex.from_arrays([labels["task"], labels["field"]])
     known = keys.isin(list(fields))
-    rows = labels.loc[known].copy()
+    rows = labels.loc[known, [c for c in labels.columns if c not in UNCOMPARED]].copy()
     info = [fields[(t, f)] for t, f in zip(rows["task"], rows["field"], strict=True)]
     rows["likert"] = np.array([i.likert for i in info], dtype=bool)
     rows["numeric"] = np.array([i.numeric for i in info], dtype=bool)
@@ -155,7 +179,7 @@ def prepare(
     rows["copy"] = rows["copy"].astype(int)
     for column in ("annotator_id", "task", "item_id", "field", "kind", "round", "batch"):
         rows[column] = rows[column].astype(object)
-    attributes = item_attributes(generations, routed)
+    attributes = item_attributes(generations, routed, keys=study.slices)
     extra = [c for c in attributes.columns if c not in rows.columns or c == "item_id"]
     rows = rows.merge(attributes[extra], on="item_id", how="left")
     return rows.reset_index(drop=True)

@@ -15,6 +15,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.proportion import proportion_confint
 
 from raterlab.design import read_generations
+from raterlab.judges import pairwise as pairwise_module
 from raterlab.judges.pairwise import outcomes, swap_frame, winner_agreement
 from raterlab.judges.robustness import position_swap_checks
 from raterlab.judges.verdicts import JudgeFileError, read_judge_file
@@ -217,3 +218,16 @@ def test_a_pairwise_judge_file_without_the_order_is_refused(arena, tmp_path) -> 
     ).to_csv(path, index=False)
     with pytest.raises(JudgeFileError, match=r"row 2, column left_system: .*pairwise field"):
         read_judge_file(study, path, tasks_of)
+
+
+@pytest.mark.parametrize("block", [80, 81, 80 * 7, 80 * 300])
+def test_agreement_interval_does_not_depend_on_the_draws_block(judged, monkeypatch, block) -> None:
+    """Resamples drawn a block at a time (one, one and a bit, seven, all 300 at once) are the
+    same draws in the same order, so the interval is exactly the same."""
+    humans, verdicts = judged
+    rows = verdicts[verdicts["judge"] == "fair"].merge(humans[["item_id", "human"]], on="item_id")
+    rows = rows.assign(outcome=outcomes(rows["value"]))
+    monkeypatch.setattr(pairwise_module, "BLOCK_CELLS", 80 * 300)
+    whole = winner_agreement(rows, resamples=300, seed=3)
+    monkeypatch.setattr(pairwise_module, "BLOCK_CELLS", block)
+    assert winner_agreement(rows, resamples=300, seed=3) == whole

@@ -12,10 +12,10 @@ from raterlab.judges import resample
 
 def test_kept_draws_are_the_fresh_draws_and_give_the_same_statistics() -> None:
     values = np.random.default_rng(0).normal(size=300)
-    bootstrap._cached_draw.cache_clear()
+    bootstrap.forget_draws()
     first = resample.run(300, [resample.mean_consumer(values)], 250, seed=9)[0]["mean"]
     again = resample.run(300, [resample.mean_consumer(values)], 250, seed=9)[0]["mean"]
-    assert bootstrap._cached_draw.cache_info().hits >= 1
+    assert bootstrap._KEPT.hits >= 1
     rng = np.random.default_rng(9)
     step = resample.CHUNK_CELLS // 300
     fresh = np.concatenate(
@@ -33,10 +33,10 @@ def test_kept_draws_are_the_fresh_draws_and_give_the_same_statistics() -> None:
 
 def test_a_draw_too_large_to_keep_is_drawn_each_time(monkeypatch) -> None:
     monkeypatch.setattr(bootstrap, "CACHED_CELLS", 10)
-    bootstrap._cached_draw.cache_clear()
-    one = bootstrap.drawn_counts(50, 20, 1, 7)
-    two = bootstrap.drawn_counts(50, 20, 1, 7)
-    assert bootstrap._cached_draw.cache_info().currsize == 0
+    bootstrap.forget_draws()
+    one = tuple(bootstrap.drawn_counts(50, 20, 1, 7))
+    two = tuple(bootstrap.drawn_counts(50, 20, 1, 7))
+    assert not bootstrap._KEPT.draws
     assert [c.shape for c in one] == [(7, 50), (7, 50), (6, 50)]
     assert all(
         (a == b).all() and (a.sum(axis=1) == 50).all() for a, b in zip(one, two, strict=True)
@@ -64,3 +64,21 @@ def test_means_of_one_run_equal_each_mean_resampled_on_its_own() -> None:
     assert (together[1]["n"].replicates == 400).all()
     assert np.isnan(together[3]["mean"].replicates).all()
     np.testing.assert_allclose(together[2]["mean"].estimate, np.nanmean(columns[1]))
+
+
+def test_the_kept_draws_hold_at_most_their_budget(monkeypatch) -> None:
+    """The oldest draws are let go once the kept ones pass :data:`CACHED_CELLS` bytes in
+    all; a draw let go is drawn again, the same."""
+    monkeypatch.setattr(bootstrap, "CACHED_CELLS", 3_500)
+    bootstrap.forget_draws()
+    first = bootstrap.drawn_counts(100, 20, 1, 7)
+    bootstrap.drawn_counts(60, 20, 1, 7)
+    assert list(bootstrap._KEPT.draws) == [(100, 20, 1, 7), (60, 20, 1, 7)]
+    bootstrap.drawn_counts(50, 20, 2, 7)
+    assert list(bootstrap._KEPT.draws) == [(60, 20, 1, 7), (50, 20, 2, 7)]
+    assert bootstrap._KEPT.nbytes() <= 3_500
+    again = bootstrap.drawn_counts(100, 20, 1, 7)
+    assert again is not first
+    assert all((a == b).all() for a, b in zip(first, again, strict=True))
+    assert list(bootstrap._KEPT.draws) == [(50, 20, 2, 7), (100, 20, 1, 7)]
+    bootstrap.forget_draws()

@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import bootstrap
 from statsmodels.stats.proportion import proportion_confint
 
-from raterlab.metrics import cluster_bootstrap_interval, compute_metrics, wilson_interval
+from raterlab.metrics import cluster_bootstrap_interval, compute_metrics, intervals, wilson_interval
 from raterlab.protocol import load_study, parse_study
 from raterlab.protocol.load import StudyError
 from tests.conftest import STUDIES
@@ -54,6 +54,18 @@ def test_cluster_bootstrap_is_wider_than_wilson_when_clusters_are_homogeneous() 
     w_low, w_high = wilson_interval(60, 150)
     assert high - low > 1.5 * (w_high - w_low)
     assert low < 0.4 < high
+
+
+@pytest.mark.parametrize("block", [37, 40, 37 * 11, 37 * 2000])
+def test_cluster_bootstrap_does_not_depend_on_the_draws_block(monkeypatch, block) -> None:
+    """Resamples drawn a block at a time are the draws of one draw of every resample, in the
+    same order: the same interval, exactly, with one resample per block or all at once."""
+    rng = np.random.default_rng(5)
+    numerators, denominators = rng.integers(0, 6, 37).astype(float), np.full(37, 5.0)
+    monkeypatch.setattr(intervals, "BLOCK_CELLS", 37 * 2000)
+    whole = cluster_bootstrap_interval(numerators, denominators, seed=4)
+    monkeypatch.setattr(intervals, "BLOCK_CELLS", block)
+    assert cluster_bootstrap_interval(numerators, denominators, seed=4) == whole
 
 
 def _study():

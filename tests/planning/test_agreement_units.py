@@ -13,6 +13,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from raterlab.agreement.names import COEFFICIENT_NAMES
+from raterlab.planning import agreement_units
 from raterlab.planning.agreement_units import plan_agreement, simulate_ratings, simulated_width
 
 Z = 1.959963984540054
@@ -131,3 +132,20 @@ def test_a_narrower_interval_needs_more_units():
 def test_bad_input_is_refused(args, message):
     with pytest.raises(ValueError, match=message):
         plan_agreement(*args, simulations=50)
+
+
+@pytest.mark.parametrize(
+    ("spec", "n_raters", "n_categories", "level"),
+    [("krippendorff_alpha", 3, 5, "ordinal"), ("fleiss_kappa", 3, 4, "nominal")],
+)
+def test_simulated_width_does_not_depend_on_the_chunk(
+    monkeypatch, spec, n_raters, n_categories, level
+) -> None:
+    """Studies simulated a chunk at a time, many or one per chunk: the same widths, exactly."""
+    widths = []
+    for chunk in (1 << 21, 3000, 1):
+        monkeypatch.setattr(agreement_units, "_CHUNK_RATINGS", chunk)
+        widths.append(
+            simulated_width(spec, 0.7, 1000, n_raters, n_categories, level, simulations=40, seed=5)
+        )
+    assert widths[0] == widths[1] == widths[2]
