@@ -4,8 +4,8 @@ import dagster as dg
 
 from assets.metadata import table_md
 from assets.study_asset import StudyStep, study_asset
-from raterlab.judges.pairwise_study import study_pairwise_judges
-from raterlab.judges.verdict_study import study_judge_verdicts, study_robustness
+from raterlab.judges.pairwise_study import robustness_tables
+from raterlab.judges.verdict_study import study_judge_verdicts
 
 
 @study_asset(
@@ -25,8 +25,7 @@ def judge_robustness(step: StudyStep) -> dg.MaterializeResult:
         step.create_empty_tables()
         return dg.MaterializeResult(metadata={"judges": "none declared"})
     with step.raterlab.warehouse(read_only=True) as con:
-        rows = study_robustness(con, study, step.raterlab.paths)
-        pairwise = study_pairwise_judges(con, study, step.raterlab.paths)
+        rows, pairwise = robustness_tables(con, study, step.raterlab.paths)
     step.write({"gold.judge_robustness": rows, "gold.pairwise_judges": pairwise}, published=True)
     flagged = rows[rows["flagged"].fillna(False).astype(bool)]
     shown = ["task", "field", "judge", "kappa", "consistent_share", "left_share", "flagged"]

@@ -12,13 +12,19 @@ import pandas as pd
 from raterlab.hashing import stable_int
 from raterlab.judges.pairwise import outcomes, swap_frame, winner_agreement
 from raterlab.judges.robustness import position_swap_checks
-from raterlab.judges.verdict_study import PairedField, paired_fields, stamped, study_data
+from raterlab.judges.verdict_study import (
+    PairedField,
+    paired_fields,
+    robustness_rows,
+    stamped,
+    study_data,
+)
 from raterlab.judges.verdicts import first_runs
 from raterlab.protocol import Study
 from raterlab.protocol.fields import PairwiseField
 from raterlab.settings import Home
 from raterlab.tables import names
-from raterlab.tables.judge_verdicts import PAIRWISE_JUDGES
+from raterlab.tables.judge_verdicts import PAIRWISE_JUDGES, ROBUSTNESS
 
 _SWAP = {
     "n": "n_swapped_pairs",
@@ -79,13 +85,17 @@ def pairwise_judge_rows(
     return pd.DataFrame(rows, columns=columns)
 
 
-def study_pairwise_judges(
+def robustness_tables(
     con: duckdb.DuckDBPyConnection, study: Study, home: Home, resamples: int | None = None
-) -> pd.DataFrame:
-    """``study``'s ``gold.pairwise_judges`` rows (without ``study``), from the warehouse and
-    the imported judge files (:func:`pairwise_judge_rows`)."""
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``study``'s ``gold.judge_robustness`` (:func:`robustness_rows`) and
+    ``gold.pairwise_judges`` (:func:`pairwise_judge_rows`) rows, without ``study``, from the
+    warehouse and the imported judge files, read (and the verdicts gathered) once for both."""
     data = study_data(con, study, home)
-    rows = pairwise_judge_rows(
+    robustness = robustness_rows(
         study, data.verdicts, data.consensus, data.records, data.tiers, resamples
     )
-    return stamped(rows, names(PAIRWISE_JUDGES))
+    pairwise = pairwise_judge_rows(
+        study, data.verdicts, data.consensus, data.records, data.tiers, resamples
+    )
+    return stamped(robustness, names(ROBUSTNESS)), stamped(pairwise, names(PAIRWISE_JUDGES))

@@ -334,18 +334,6 @@ def stamped(rows: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return frame.where(frame.notna(), None)
 
 
-def study_robustness(
-    con: duckdb.DuckDBPyConnection, study: Study, home: Home, resamples: int | None = None
-) -> pd.DataFrame:
-    """``study``'s ``gold.judge_robustness`` rows (without ``study``), from the warehouse and
-    the imported judge files (:func:`robustness_rows`)."""
-    data = study_data(con, study, home)
-    rows = robustness_rows(
-        study, data.verdicts, data.consensus, data.records, data.tiers, resamples
-    )
-    return stamped(rows, names(ROBUSTNESS))
-
-
 def study_judge_verdicts(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> pd.DataFrame:
     """``study``'s ``gold.judge_verdicts`` rows (without ``study``): its calibration,
     robustness and, where they exist, ``gold.judge_substitution`` and
