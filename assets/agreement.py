@@ -8,10 +8,15 @@ from assets.frames import decoded_generations, generations_text, study_frame
 from assets.metadata import image_md, table_md
 from assets.partitions import study_partitions
 from assets.study_asset import StudyStep, study_asset
-from raterlab.agreement.incremental import TASK_TABLES, task_inputs, task_step, update_tables
+from raterlab.agreement.incremental import (
+    TASK_TABLES,
+    agreement_update,
+    changed_tasks,
+    task_inputs,
+)
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
-from raterlab.agreement.study import agreement_tables, ratings
+from raterlab.agreement.study import ratings
 from raterlab.design.rounds import PILOT, latest_pilot_only, round_labels
 from raterlab.protocol import Study
 from raterlab.report.headline import headline_table
@@ -103,14 +108,11 @@ def agreement(step: StudyStep) -> dg.MaterializeResult:
     if not recompute:
         table = step.frame("gold.agreement")
     else:
-        parts = {task_step(step.name, t): v for t, v in task_inputs(study, rows).items()}
-        recorded = step.recorded(parts)
-        changed = [name.split("/", 1)[1] for name, v in parts.items() if recorded[name] != v]
-        if len(changed) < len(parts):
-            stored = {name: step.frame(name) for name in TASK_TABLES}
-            frames = update_tables(study, rows, stored, set(changed))
-        else:
-            frames = agreement_tables(study, rows)
+        parts = task_inputs(study, rows, step.name)
+        changed = changed_tasks(parts, step.recorded(parts))
+        frames = agreement_update(
+            study, rows, changed, lambda: {name: step.frame(name) for name in TASK_TABLES}
+        )
         table = frames["gold.agreement"]
         step.write(frames, published=True, parts=parts)
     plot = forest_plot(study, table, step.reports / "agreement.png")

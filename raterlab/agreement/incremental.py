@@ -12,7 +12,7 @@ fingerprint differs from the one recorded with the stored rows are computed agai
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
@@ -24,17 +24,34 @@ TASK_TABLES = ("gold.agreement", "gold.agreement_pairwise", "gold.agreement_matr
 """The tables whose rows each belong to one task (column ``task``)."""
 
 
-def task_step(step: str, task: str) -> str:
-    """The name a task's fingerprint is recorded under (``staging.step_inputs.step``)."""
-    return f"{step}/{task}"
-
-
-def task_inputs(study: Study, rows: pd.DataFrame) -> dict[str, str]:
-    """Each task's fingerprint: the study and the task's counted ratings (``rows``)."""
+def task_inputs(study: Study, rows: pd.DataFrame, step: str) -> dict[str, str]:
+    """Each task's fingerprint (the study and the task's counted ratings, ``rows``), by the
+    name it is recorded under in ``staging.step_inputs`` (``<step>/<task>``)."""
     return {
-        task: memo.fingerprint(study, task, rows[rows["task"] == task].reset_index(drop=True))
+        f"{step}/{task}": memo.fingerprint(
+            study, task, rows[rows["task"] == task].reset_index(drop=True)
+        )
         for task in study.tasks
     }
+
+
+def changed_tasks(inputs: Mapping[str, str], recorded: Mapping[str, str | None]) -> list[str]:
+    """The tasks whose fingerprint (:func:`task_inputs`) differs from the one ``recorded``
+    with the stored rows."""
+    return [name.split("/", 1)[1] for name, value in inputs.items() if recorded[name] != value]
+
+
+def agreement_update(
+    study: Study,
+    rows: pd.DataFrame,
+    changed: list[str],
+    stored: Callable[[], Mapping[str, pd.DataFrame]],
+) -> dict[str, pd.DataFrame]:
+    """The agreement tables for ``rows``: every task computed when all ``changed``, else
+    only the ``changed`` ones, the others taken from ``stored()`` (:func:`update_tables`)."""
+    if len(changed) == len(study.tasks):
+        return agreement_tables(study, rows)
+    return update_tables(study, rows, stored(), set(changed))
 
 
 def update_tables(

@@ -13,7 +13,12 @@ import yaml
 
 from assets import agreement as agreement_assets
 from raterlab import warehouse
-from raterlab.agreement.incremental import TASK_TABLES, task_inputs, update_tables
+from raterlab.agreement.incremental import (
+    TASK_TABLES,
+    agreement_update,
+    changed_tasks,
+    task_inputs,
+)
 from raterlab.agreement.study import agreement_tables, rating_fields
 from raterlab.protocol import CategoricalField, load_study
 from resources import Raterlab
@@ -66,10 +71,9 @@ def test_changing_one_task_updates_to_what_a_full_computation_gives(name) -> Non
         [before[before["task"] != first], _rows(study, seed=2).query("task == @first")],
         ignore_index=True,
     )
-    inputs = task_inputs(study, before), task_inputs(study, after)
-    changed = {t for t in study.tasks if inputs[0][t] != inputs[1][t]}
-    assert changed == {first}
-    updated = update_tables(study, after, stored, changed)
+    changed = changed_tasks(task_inputs(study, after, "a"), task_inputs(study, before, "a"))
+    assert changed == [first]
+    updated = agreement_update(study, after, changed, lambda: stored)
     full = agreement_tables(study, after)
     assert set(updated) == set(full)
     for table in (*TASK_TABLES, "staging.agreement_thresholds"):
