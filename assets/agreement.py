@@ -53,6 +53,8 @@ def pilot_agreement(step: StudyStep) -> dg.MaterializeResult:
     attempt (one per pilot round) is kept in ``gold.pilot_gates``, each round's score matrix
     per pair of annotators in ``gold.pilot_matrices`` and ``reports/<study>/pilot_matrices.md``."""
     study = step.study
+    if step.warehouse_unchanged():
+        return step.skipped()
     rows = study_ratings(step.raterlab, study, PILOT)
     gate = pilot_gate(study, rows, step.frame("staging.blinding_key"))
     history = gate_history(step.optional_frame("gold.pilot_gates"), gate.table)
@@ -102,6 +104,8 @@ def agreement(step: StudyStep) -> dg.MaterializeResult:
     only for the tasks whose ratings changed otherwise
     (:mod:`raterlab.agreement.incremental`)."""
     study = step.study
+    if step.warehouse_unchanged(outputs=[step.reports / "agreement.png"]):
+        return step.skipped()
     rows = latest_pilot_only(study_ratings(step.raterlab, study))
     recompute = not step.unchanged(rows)
     changed = []

@@ -27,6 +27,8 @@ def condition_comparison_asset(step: StudyStep) -> dg.MaterializeResult:
     if study.comparison is None:
         step.create_empty_tables()
         return dg.MaterializeResult(metadata={"comparison": "the study declares none"})
+    if step.warehouse_unchanged():
+        return step.skipped()
     with step.raterlab.warehouse(read_only=True) as con:
         table, means = compare_study(con, study)
     with step.raterlab.warehouse() as con:

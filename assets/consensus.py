@@ -137,6 +137,8 @@ def consensus(step: StudyStep) -> dg.MaterializeResult:
     for the study in one transaction, and the views ``gold.consensus_items``,
     ``gold.consensus_by_condition`` and ``gold.<study>__<task>__consensus``."""
     study = step.study
+    if step.warehouse_unchanged():
+        return step.skipped()
     with step.raterlab.warehouse() as con:
         built = build_consensus(con, study)
         step.publish(con, CONSENSUS_TABLES)
@@ -160,11 +162,14 @@ def consensus(step: StudyStep) -> dg.MaterializeResult:
 )
 def exports(step: StudyStep) -> dg.MaterializeResult:
     """What the study promises, in ``exports/<study>/``: Parquet of its gold tables, plus the
-    study's own formats (``exports:`` in the study file)."""
+    study's own formats (``exports:`` in the study file). Written again only when a table of
+    the study changed (or the folder is gone)."""
     study = step.study
+    root = step.raterlab.paths.root / "exports"
+    if step.warehouse_unchanged(outputs=[root / study.name]):
+        return step.skipped()
     with step.raterlab.warehouse(read_only=True) as con:
         bundle = load_bundle(con, study, run_id=step.context.run_id)
-    root = step.raterlab.paths.root / "exports"
     files = write_exports(bundle, root)
     return dg.MaterializeResult(
         metadata={

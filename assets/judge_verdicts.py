@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from assets.judges import judge_files
 from assets.metadata import table_md
 from assets.study_asset import StudyStep, study_asset
 from raterlab.judges.pairwise_study import robustness_tables
@@ -24,6 +25,8 @@ def judge_robustness(step: StudyStep) -> dg.MaterializeResult:
     if study.judges is None:
         step.create_empty_tables()
         return dg.MaterializeResult(metadata={"judges": "none declared"})
+    if step.warehouse_unchanged(judge_files(step)):
+        return step.skipped()
     with step.raterlab.warehouse(read_only=True) as con:
         rows, pairwise = robustness_tables(con, study, step.raterlab.paths)
     step.write({"gold.judge_robustness": rows, "gold.pairwise_judges": pairwise}, published=True)
@@ -56,6 +59,8 @@ def judge_verdicts(step: StudyStep) -> dg.MaterializeResult:
     if study.judges is None:
         step.create_empty_tables()
         return dg.MaterializeResult(metadata={"judges": "none declared"})
+    if step.warehouse_unchanged(judge_files(step)):
+        return step.skipped()
     with step.raterlab.warehouse(read_only=True) as con:
         rows = study_judge_verdicts(con, study, step.raterlab.paths)
     step.write({"gold.judge_verdicts": rows}, published=True)

@@ -12,6 +12,7 @@ from raterlab.judges.store import read_calibration
 from raterlab.judges.study import run_study
 from raterlab.judges.study_substitution import TABLE as SUBSTITUTION
 from raterlab.judges.study_substitution import run_substitution
+from raterlab.judges.verdicts import imported_files, judges_dir
 from resources import Raterlab
 
 
@@ -28,11 +29,14 @@ def judge_calibration(step: StudyStep) -> dg.MaterializeResult:
     weight, flags), replaced for the study in one transaction; the plot
     ``reports/<study>/judge_calibration.png``. When the ratings, verdicts, records and tiers
     are those the stored calibration was computed from, its rows are taken again and only the
-    weights (which read the consensus) are computed."""
+    weights (which read the consensus) are computed; when none of the study's tables before it
+    nor the judge files changed, nothing is."""
     study = step.study
     if study.judges is None:
         step.create_empty_tables()
         return dg.MaterializeResult(metadata={"judges": "none declared"})
+    if step.warehouse_unchanged(judge_files(step)):
+        return step.skipped()
     with step.raterlab.warehouse() as con:
         result, plot = run_study(con, study, step.raterlab.paths)
         step.publish(con, ["gold.judge_calibration", "gold.judge_weights"])
@@ -60,6 +64,8 @@ def judge_substitution(step: StudyStep) -> dg.MaterializeResult:
     if step.study.judges is None:
         step.create_empty_tables()
         return dg.MaterializeResult(metadata={"judges": "none declared"})
+    if step.warehouse_unchanged(judge_files(step)):
+        return step.skipped()
     with step.raterlab.warehouse(read_only=True) as con:
         table = run_substitution(con, step.study, step.raterlab.paths)
     written = step.write({SUBSTITUTION: table}, published=True)
@@ -67,6 +73,11 @@ def judge_substitution(step: StudyStep) -> dg.MaterializeResult:
     return dg.MaterializeResult(
         metadata={"rows": written[SUBSTITUTION], "estimates": table_md(shown)}
     )
+
+
+def judge_files(step: StudyStep) -> str:
+    """The judge files imported for the study, as text for a fingerprint."""
+    return imported_files(judges_dir(step.raterlab.paths.root, step.study.name))
 
 
 @dg.asset_check(asset=judge_calibration, partitions_def=study_partitions)

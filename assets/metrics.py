@@ -13,6 +13,8 @@ def system_metrics(step: StudyStep) -> dg.MaterializeResult:
     """``gold.metrics``: each metric of the study's ``metrics:`` families per system, with its
     confidence interval (Wilson, or cluster bootstrap for nested items). Empty for a study
     without ``metrics:``."""
+    if step.warehouse_unchanged():
+        return step.skipped()
     with step.raterlab.warehouse() as con:
         bundle = load_bundle(con, step.study)
         frame = compute_metrics(step.study, bundle.items, bundle.consensus)

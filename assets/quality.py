@@ -33,11 +33,13 @@ def rater_quality(step: StudyStep) -> dg.MaterializeResult:
     and reports left as they are) when the study, the labels, the generations, the routed
     items and the assignments are those of the last write."""
     study = step.study
+    written_reports = [step.reports / "rater_quality.png", step.reports / "pi_sample.csv"]
+    if step.warehouse_unchanged(outputs=written_reports):
+        return step.skipped()
     labels_ = step.frame("gold.labels")
     generations = step.generations_text()
     routed = step.frame("staging.routed_items")
     assigned = step.frame("staging.assignments")
-    written_reports = [step.reports / "rater_quality.png", step.reports / "pi_sample.csv"]
     if step.unchanged(labels_, generations, routed, assigned) and all(
         path.is_file() for path in written_reports
     ):

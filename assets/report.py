@@ -30,18 +30,22 @@ def report(step: StudyStep) -> dg.MaterializeResult:
     first), rater quality, adjudication, consensus, results per condition, judge verdicts
     and calibration, the gold contract, quarantined files, other gold tables and the study's
     disclosures. One self-contained HTML file (plots embedded, nothing loaded from a server);
-    long tables are folded, with every row in ``tables/<name>.csv`` beside it."""
+    long tables are folded, with every row in ``tables/<name>.csv`` beside it. Written again
+    only when a table of the study changed (or the page is gone)."""
     study, reports = step.study, step.raterlab.paths.reports
+    page = reports / study.name / "index.html"
+    served = os.environ.get("RATERLAB_REPORTS_URL")
+    url = f"{served.rstrip('/')}/{study.name}/index.html" if served else page.as_uri()
+    where = {"open_report": dg.MetadataValue.url(url), "path": dg.MetadataValue.path(str(page))}
+    if step.warehouse_unchanged(outputs=[page]):
+        return step.skipped(**where)
     with step.raterlab.warehouse(read_only=True) as con:
-        path = write_report(con, study, reports)
+        write_report(con, study, reports)
         answer = first_screen(load_inputs(con, study, reports))
     summary = "\n".join(f"- {line}" for line in answer.lines) or answer.verdict
-    served = os.environ.get("RATERLAB_REPORTS_URL")
-    url = f"{served.rstrip('/')}/{study.name}/index.html" if served else path.as_uri()
     return dg.MaterializeResult(
         metadata={
-            "open_report": dg.MetadataValue.url(url),
-            "path": dg.MetadataValue.path(str(path)),
+            **where,
             "question": study.report.question or "",
             "answer": dg.MetadataValue.md(summary),
         }

@@ -12,6 +12,7 @@ its metadata.
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import dagster as dg
@@ -26,6 +27,7 @@ from raterlab import memo
 from raterlab import warehouse as wh
 from raterlab.protocol import Study
 from raterlab.publish import publish
+from raterlab.tables import written_by
 from resources import Raterlab
 
 
@@ -39,6 +41,16 @@ class StudyStep:
     study: Study
     name: str
     inputs: str | None = None
+    tables_inputs: str | None = None
+    """The fingerprint of the study's tables before this asset, once
+    :meth:`warehouse_unchanged` has computed it (recorded under :attr:`tables_step`)."""
+    tables_same: bool = False
+    """Whether :attr:`tables_inputs` is the one recorded."""
+
+    @property
+    def tables_step(self) -> str:
+        """The name :attr:`tables_inputs` is recorded under: ``<asset>/tables``."""
+        return f"{self.name}/tables"
 
     @property
     def reports(self) -> Path:
@@ -64,15 +76,47 @@ class StudyStep:
         self.inputs = memo.fingerprint(self.study, *parts)
         return unchanged(self.raterlab, self.study.name, self.name, self.inputs)
 
+    def warehouse_unchanged(self, *parts: object, outputs: Iterable[Path] = ()) -> bool:
+        """Whether the study's tables as they are in the warehouse
+        (:func:`raterlab.memo.study_digest`) and ``parts`` (files the body reads besides) are
+        what this asset's tables and ``outputs`` (files it writes, all still there) were
+        last made from: a cheap test, in DuckDB, for a body that reads many tables, before
+        any of its own. The tables are every table of the study but those this asset and the
+        assets after it in the graph write (:func:`later_tables`); those beside it are in (a
+        neighbour written after this asset in the last run makes the next run compute again,
+        once). The fingerprint is kept in :attr:`tables_inputs`, recorded with the tables
+        (:meth:`write`, :meth:`remember`)."""
+        leave_out = later_tables(self.name)
+        with self.raterlab.warehouse(read_only=True) as con:
+            digest = memo.study_digest(con, self.study.name, leave_out)
+        self.tables_inputs = memo.fingerprint(self.study, digest, *parts)
+        self.tables_same = unchanged(
+            self.raterlab, self.study.name, self.tables_step, self.tables_inputs
+        )
+        return self.tables_same and all(p.exists() for p in outputs)
+
     def skipped(self, **metadata: object) -> dg.MaterializeResult:
-        """The result of a body that found its tables written from the same inputs."""
+        """The result of a body that found its tables written from the same inputs, with the
+        metadata of the materialization that wrote them (``metadata`` over it)."""
         return dg.MaterializeResult(
             metadata={
+                **self.last_metadata(),
                 "unchanged": "same inputs as the last write: nothing recomputed",
                 **metadata,
                 "inputs": self.inputs,
             }
         )
+
+    def last_metadata(self) -> dict[str, dg.MetadataValue]:
+        """The metadata of this asset's last materialization for the study (none before)."""
+        records = self.context.instance.fetch_materializations(
+            dg.AssetRecordsFilter(
+                asset_key=dg.AssetKey(self.name), asset_partitions=[self.study.name]
+            ),
+            limit=1,
+        ).records
+        materialization = records[0].asset_materialization if records else None
+        return dict(materialization.metadata) if materialization else {}
 
     def create_empty_tables(self) -> None:
         """Create (typed, empty) the tables this asset declares, for a study that gives it
@@ -101,20 +145,57 @@ class StudyStep:
         the tables. Returns rows written per table."""
         with self.raterlab.warehouse() as con:
             create_tables(con, self.name)
-            if self.inputs is None:
-                written = wh.replace_study_tables(con, self.study.name, frames)
-            else:
-                written = memo.write_tables(
-                    con, self.study.name, frames, self.name, self.inputs, parts
-                )
+            with wh.transaction(con):
+                written = wh.replace_in_transaction(con, self.study.name, frames)
+                records = {self.name: self.inputs} if self.inputs is not None else {}
+                for step, inputs in (records | dict(parts or {})).items():
+                    memo.remember(con, self.study.name, step, inputs)
             if published:
                 self.publish(con, written)
         return written
+
+    def remember_tables(self) -> None:
+        """Record :attr:`tables_inputs`, once the body has returned: whatever it did (wrote
+        its tables and files, or found them up to date by its own test), they are now what
+        the study's tables make, and the next run that finds the same skips on the cheap
+        test (:meth:`warehouse_unchanged`). A body that fails records nothing."""
+        if self.tables_inputs is not None and not self.tables_same:
+            with self.raterlab.warehouse() as con, wh.transaction(con):
+                memo.remember(con, self.study.name, self.tables_step, self.tables_inputs)
 
     def publish(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
         """Publish ``tables`` (``schema.name``; the gold ones are copied) over ``con``, a
         writable warehouse connection (:func:`raterlab.publish.publish`)."""
         publish(con, self.raterlab.paths.published, tables)
+
+
+@cache
+def _children() -> dict[str, set[str]]:
+    """Each asset of the ``assets`` package (what the code location loads) and the assets
+    that depend on it."""
+    import assets
+
+    children: dict[str, set[str]] = {}
+    for definition in dg.load_assets_from_package_module(assets):
+        for spec in definition.specs:
+            for dep in spec.deps:
+                children.setdefault(dep.asset_key.to_user_string(), set()).add(
+                    spec.key.to_user_string()
+                )
+    return children
+
+
+def later_tables(name: str) -> set[str]:
+    """The declared tables written by the asset ``name`` and by every asset after it in the
+    code location's asset graph (:func:`raterlab.tables.written_by`), whichever job runs it:
+    a job of part of the graph finds the same tables as the whole loop does."""
+    later, todo = set(), [name]
+    while todo:
+        asset = todo.pop()
+        if asset not in later:
+            later.add(asset)
+            todo.extend(_children().get(asset, ()))
+    return {t.name for asset in later for t in written_by(asset)}
 
 
 Body = Callable[[StudyStep], dg.MaterializeResult | Iterator[dg.MaterializeResult]]
@@ -160,7 +241,9 @@ def study_asset(
             def compute(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> dg.MaterializeResult:
-                result = body(step(context, raterlab))
+                this = step(context, raterlab)
+                result = body(this)
+                this.remember_tables()
                 if not checks:
                     return result
                 return dg.MaterializeResult(

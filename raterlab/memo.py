@@ -19,7 +19,7 @@ again.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from functools import cache
 
@@ -78,6 +78,55 @@ def fingerprint(*parts: object) -> str:
             raise TypeError(f"cannot fingerprint a {type(part).__name__}")
         digest.update(kind + len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()
+
+
+BOOKKEEPING = frozenset({STEP_INPUTS.name, "staging.unpublished"})
+"""Tables :func:`study_digest` leaves out: they record the writes themselves."""
+WRITTEN_AT = frozenset({"computed_at", "evaluated_at", "checked_at", "loaded_at"})
+"""Columns :func:`study_digest` leaves out: when a step wrote its rows, not what they say
+(the times of events, a rating's ``ingested_at`` or ``version_at``, stay in)."""
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def study_digest(con: duckdb.DuckDBPyConnection, study: str, leave_out: Iterable[str]) -> str:
+    """The content of every table of ``study`` in the warehouse (schemas ``raw``, ``staging``,
+    ``gold``, tables with a ``study`` column) but ``leave_out`` and :data:`BOOKKEEPING`, as one
+    text: per table, its name, row count and the sum of its rows' hashes (DuckDB's ``hash``
+    of the row's columns but :data:`WRITTEN_AT`), computed in DuckDB without reading the
+    rows into Python (0.05 s for the 57 tables of a 1,000-item study).
+
+    The sum does not depend on the order DuckDB returns rows in; any row added, dropped or
+    changed changes it (but for a 2^-64 chance). A table written again with the same content
+    at another time keeps its digest, so that two steps that read each other's tables do not
+    make each other compute again on every run. A change of DuckDB's hash across
+    versions only makes the text differ once."""
+    skip = BOOKKEEPING | set(leave_out)
+    columns: dict[str, list[str]] = {}
+    for schema, table, column in con.execute(
+        """SELECT c.table_schema, c.table_name, c.column_name
+           FROM information_schema.columns c JOIN information_schema.tables t
+           USING (table_catalog, table_schema, table_name)
+           WHERE c.table_catalog = current_database() AND t.table_type = 'BASE TABLE'
+           AND c.table_schema IN ('raw', 'staging', 'gold')
+           ORDER BY c.table_schema, c.table_name, c.ordinal_position"""
+    ).fetchall():
+        columns.setdefault(f"{schema}.{table}", [])
+        if column not in WRITTEN_AT:
+            columns[f"{schema}.{table}"].append(column)
+    names = sorted(n for n, c in columns.items() if "study" in c and n not in skip)
+    if not names:
+        return ""
+    counts = " UNION ALL ".join(
+        f"SELECT '{name}' AS name, count(*) AS n, "
+        f"coalesce(sum(hash({', '.join(map(_quoted, columns[name]))})), 0) "
+        f"AS h FROM {name} WHERE study = $study"
+        for name in names
+    )
+    rows = con.execute(f"SELECT * FROM ({counts}) ORDER BY name", {"study": study}).fetchall()
+    return "\n".join(f"{name} {n} {h}" for name, n, h in rows)
 
 
 def recorded(con: duckdb.DuckDBPyConnection, study: str, step: str) -> str | None:

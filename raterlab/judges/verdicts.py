@@ -34,6 +34,7 @@ import pandas as pd
 from raterlab.agreement.ratings_file import RatingsFileError, read_ratings_file
 from raterlab.csvsafe import restore_column, write_csv
 from raterlab.design.pairs import pair_systems
+from raterlab.files import sha256_of
 from raterlab.judges.columns import DEFAULT_RUN, FILE_COLUMNS, OPTIONAL_COLUMNS, SIDE_COLUMNS
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.fields import PairwiseField
@@ -394,6 +395,13 @@ def store_imported(verdicts: pd.DataFrame, folder: Path) -> list[Path]:
         write_csv(rows, folder / f"{judge}.csv")
         for judge, rows in verdicts.groupby("judge", sort=True)
     ]
+
+
+def imported_files(folder: Path) -> str:
+    """The judge files imported into ``folder`` (what :func:`imported_verdicts` reads) as one
+    text for a fingerprint: each file's name and SHA-256."""
+    files = sorted(folder.glob("*.csv")) if folder.is_dir() else []
+    return "\n".join(f"{f.name} {sha256_of(f)}" for f in files)
 
 
 def imported_verdicts(folder: Path) -> pd.DataFrame:
