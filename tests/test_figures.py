@@ -89,3 +89,12 @@ def test_the_same_figure_at_another_place_is_copied_not_drawn(tmp_path, saves):
     report.write_bytes(b"edited by hand")
     comparison_plot("Study", _table(), tmp_path / "third.png")
     assert len(saves) == 2
+
+
+def test_the_comparison_read_back_from_the_warehouse_is_the_same_figure(tmp_path, saves):
+    computed = pd.concat([_table(), _table().assign(mean_diff=None)], ignore_index=True)
+    stored = computed.astype({c: "string[pyarrow]" for c in ("task", "field", "level")})
+    stored = stored.iloc[::-1].iloc[::-1].set_axis(range(10, 14))
+    comparison_plot("Study", computed, tmp_path / "reports" / "plot.png")
+    comparison_plot("Study", stored, tmp_path / "exports" / "plot.png")
+    assert len(saves) == 1

@@ -13,6 +13,17 @@ from raterlab import figures
 from raterlab.comparison.conditions import ALL
 
 SIGNIFICANT, OTHER = "#1f4e79", "#8c8c8c"
+TEXT = ("task", "field", "level", "reference", "slice")
+NUMBERS = ("mean_diff", "mean_diff_low", "mean_diff_high", "p_holm")
+
+
+def shown(rows: pd.DataFrame) -> pd.DataFrame:
+    """What the plot shows of ``rows``, in plain types and a fresh index: the same whether
+    the table comes from the computation or back from the warehouse (whose string and
+    boolean types differ), so that the export's copy of the plot is not drawn again."""
+    return pd.DataFrame(
+        {c: rows[c].astype(str) for c in TEXT} | {c: rows[c].astype("float64") for c in NUMBERS}
+    ).reset_index(drop=True)
 
 
 def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
@@ -21,7 +32,7 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
     rows = table[table["mean_diff"].notna()]
     if rows.empty:
         return None
-    inputs = figures.digest(__name__, title, rows)
+    inputs = figures.digest(__name__, title, shown(rows))
     if figures.unchanged(path, inputs):
         return path
     panels = list(rows.groupby(["task", "field"], sort=True))
