@@ -10,7 +10,8 @@ from pipelines.instance import TEMPLATE, write_config
 from pipelines.jobs import WRITES_WAREHOUSE
 
 
-def test_the_instance_queues_warehouse_writers_one_at_a_time(tmp_path: Path) -> None:
+def test_the_instance_queues_warehouse_writers_one_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))  # where its event log is
     write_config(tmp_path)
     instance = dg.DagsterInstance.from_config(str(tmp_path))
     try:
