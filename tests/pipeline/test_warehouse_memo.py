@@ -111,7 +111,7 @@ def _gold(home) -> dict[str, pd.DataFrame]:
 def test_a_run_with_nothing_new_skips_them_and_a_change_does_not(tmp_path: Path) -> None:
     data = yaml.safe_load((STUDIES / "gold_tiers.yaml").read_text())
     lines = (STUDIES / "gold_tiers" / "generations.jsonl").read_text().splitlines()
-    _, home = build_home(tmp_path, data, [json.loads(line) for line in lines][::4])
+    _, home = build_home(tmp_path, data, [json.loads(line) for line in lines][::8])
     resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
     instance = dg.DagsterInstance.ephemeral()
     assert _skipped(_run(resource, instance)) == set()
