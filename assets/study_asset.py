@@ -84,8 +84,8 @@ class StudyStep:
         any of its own. The tables are every table of the study but those this asset and the
         assets after it in the graph write (:func:`later_tables`); those beside it are in (a
         neighbour written after this asset in the last run makes the next run compute again,
-        once). The fingerprint is kept in :attr:`tables_inputs`, recorded with the tables
-        (:meth:`write`, :meth:`remember`)."""
+        once). The fingerprint is kept in :attr:`tables_inputs`, recorded once the body has
+        returned (:meth:`remember_tables`)."""
         leave_out = later_tables(self.name)
         with self.raterlab.warehouse(read_only=True) as con:
             digest = memo.study_digest(con, self.study.name, leave_out)
@@ -145,11 +145,12 @@ class StudyStep:
         the tables. Returns rows written per table."""
         with self.raterlab.warehouse() as con:
             create_tables(con, self.name)
-            with wh.transaction(con):
-                written = wh.replace_in_transaction(con, self.study.name, frames)
-                records = {self.name: self.inputs} if self.inputs is not None else {}
-                for step, inputs in (records | dict(parts or {})).items():
-                    memo.remember(con, self.study.name, step, inputs)
+            if self.inputs is None:
+                written = wh.replace_study_tables(con, self.study.name, frames)
+            else:
+                written = memo.write_tables(
+                    con, self.study.name, frames, self.name, self.inputs, parts
+                )
             if published:
                 self.publish(con, written)
         return written

@@ -352,31 +352,18 @@ def table(results: list[dict]) -> str:
             + " | ".join(f"{r['steps'].get(key, 0):.2f}" for r in results)
             + f" | {slope.get(key, '')} |"
         )
-    lines.append(
-        "| simulation (outside the graph) | "
-        + " | ".join(f"{r['simulation_s']:.1f}" for r in results)
-        + " | |"
-    )
-    lines.append(
-        "| run overhead (Dagster start and end of runs) | "
-        + " | ".join(f"{r['overhead_s']:.1f}" for r in results)
-        + " | |"
-    )
-    lines.append(
-        "| **total wall** | "
-        + " | ".join(f"**{r['wall_s']:.1f}**" for r in results)
-        + f" | {slope.get('total wall', '')} |"
-    )
-    lines.append(
-        "| a run with nothing new, after the loop (not in the total) | "
-        + " | ".join(f"{r['idle_run_s']:.1f}" for r in results)
-        + " | |"
-    )
-    lines.append(
-        "| and a second one (not in the total) | "
-        + " | ".join(f"{r['settled_run_s']:.1f}" for r in results)
-        + " | |"
-    )
+
+    def row(label: str, key: str, slope_key: str = "", bold: bool = False) -> str:
+        cells = (f"**{r[key]:.1f}**" if bold else f"{r[key]:.1f}" for r in results)
+        return f"| {label} | " + " | ".join(cells) + f" | {slope.get(slope_key, '')} |"
+
+    lines += [
+        row("simulation (outside the graph)", "simulation_s"),
+        row("run overhead (Dagster start and end of runs)", "overhead_s"),
+        row("**total wall**", "wall_s", "total wall", bold=True),
+        row("a run with nothing new, after the loop (not in the total)", "idle_run_s"),
+        row("and a second one (not in the total)", "settled_run_s"),
+    ]
     lines.append(
         "| peak memory (MB) | " + " | ".join(f"{r['peak_mb']:.0f}" for r in results) + " | |"
     )

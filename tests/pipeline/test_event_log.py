@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import dagster as dg
-import pytest
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
 
 from pipelines.event_log import KEPT, PooledSqliteEventLogStorage
@@ -101,10 +100,3 @@ def test_at_most_a_few_connections_stay_open(tmp_path: Path, monkeypatch):
     finally:
         instance.dispose()
     assert not storage._engines
-
-
-@pytest.mark.parametrize("own", ["run_storage:\n  module: dagster_postgres.run_storage\n"])
-def test_a_users_own_config_chooses_its_own_storage(tmp_path: Path, own: str) -> None:
-    (tmp_path / "dagster.yaml").write_text(own)
-    write_config(tmp_path)
-    assert "PooledSqliteEventLogStorage" not in (tmp_path / "dagster.yaml").read_text()
