@@ -52,7 +52,12 @@ def _md(frame: pd.DataFrame) -> dg.MetadataValue:
     return table_md(frame, decimals=None)
 
 
-@study_asset(group=GROUP, deps=["labels"], kinds={"duckdb"}, table="staging.adjudication_queue")
+@study_asset(
+    group=GROUP,
+    deps=["labels", "rater_quality"],
+    kinds={"duckdb"},
+    table="staging.adjudication_queue",
+)
 def adjudication_queue(step: StudyStep) -> dg.MaterializeResult:
     """Disputed fields by the study's ``consensus.adjudicate`` rule, lowest agreement first,
     with their route (adjudicator or third annotator) and state, in

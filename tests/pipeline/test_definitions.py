@@ -24,7 +24,7 @@ ASSETS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "pilot_agreement": ("agreement", ("labels",), ("duckdb",)),
     "agreement": ("agreement", ("labels",), ("duckdb",)),
     "rater_quality": ("quality", ("labels",), ("duckdb",)),
-    "adjudication_queue": ("consensus", ("labels",), ("duckdb",)),
+    "adjudication_queue": ("consensus", ("labels", "rater_quality"), ("duckdb",)),
     "adjudication_packets": ("consensus", ("adjudication_queue",), ("csv",)),
     "adjudications": ("consensus", ("adjudication_packets",), ("csv", "duckdb")),
     "consensus": ("consensus", ("adjudications",), ("duckdb",)),
@@ -159,6 +159,31 @@ def test_assets(defs: dg.Definitions) -> None:
         for key in graph.get_all_asset_keys()
     }
     assert found == ASSETS
+
+
+PROMOTION_READERS = (
+    "adjudication_queue",
+    "adjudication_packets",
+    "consensus",
+    "judge_calibration",
+    "judge_substitution",
+    "judge_verdicts",
+)
+"""Steps that read ``gold.promotions`` (``raterlab.ingest.study_tables.load_tables``)."""
+
+
+def test_a_promotion_is_read_in_the_run_that_writes_it(defs: dg.Definitions) -> None:
+    """Every step that acts on the drift rule's promotions comes after ``rater_quality``,
+    which writes them: no executor may run one first, on the previous run's promotions
+    (before 2026-11-27 the adjudication queue was beside rater quality, not after it)."""
+    graph = defs.resolve_asset_graph()
+
+    def ancestors(key: dg.AssetKey) -> set[dg.AssetKey]:
+        parents = graph.get(key).parent_keys
+        return set(parents).union(*(ancestors(p) for p in parents))
+
+    for name in PROMOTION_READERS:
+        assert dg.AssetKey("rater_quality") in ancestors(dg.AssetKey(name)), name
 
 
 def test_asset_checks(defs: dg.Definitions) -> None:
