@@ -87,10 +87,6 @@ WRITTEN_AT = frozenset({"computed_at", "evaluated_at", "checked_at", "loaded_at"
 (the times of events, a rating's ``ingested_at`` or ``version_at``, stay in)."""
 
 
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def study_digest(con: duckdb.DuckDBPyConnection, study: str, leave_out: Iterable[str]) -> str:
     """The content of every table of ``study`` in the warehouse (schemas ``raw``, ``staging``,
     ``gold``, tables with a ``study`` column) but ``leave_out`` and :data:`BOOKKEEPING`, as one
@@ -121,7 +117,7 @@ def study_digest(con: duckdb.DuckDBPyConnection, study: str, leave_out: Iterable
         return ""
     counts = " UNION ALL ".join(
         f"SELECT '{name}' AS name, count(*) AS n, "
-        f"coalesce(sum(hash({', '.join(map(_quoted, columns[name]))})), 0) "
+        f"coalesce(sum(hash({', '.join(map(ddl.quoted, columns[name]))})), 0) "
         f"AS h FROM {name} WHERE study = $study"
         for name in names
     )

@@ -397,16 +397,20 @@ def store_imported(verdicts: pd.DataFrame, folder: Path) -> list[Path]:
     ]
 
 
+def _stored_files(folder: Path) -> list[Path]:
+    """The judge files imported into ``folder``, in name order."""
+    return sorted(folder.glob("*.csv")) if folder.is_dir() else []
+
+
 def imported_files(folder: Path) -> str:
     """The judge files imported into ``folder`` (what :func:`imported_verdicts` reads) as one
     text for a fingerprint: each file's name and SHA-256."""
-    files = sorted(folder.glob("*.csv")) if folder.is_dir() else []
-    return "\n".join(f"{f.name} {sha256_of(f)}" for f in files)
+    return "\n".join(f"{f.name} {sha256_of(f)}" for f in _stored_files(folder))
 
 
 def imported_verdicts(folder: Path) -> pd.DataFrame:
     """Every stored imported verdict of a study (empty when nothing was imported)."""
-    files = sorted(folder.glob("*.csv")) if folder.is_dir() else []
+    files = _stored_files(folder)
     if not files:
         return pd.DataFrame(columns=list(VERDICT_COLUMNS))
     text = {c: str for c in VERDICT_COLUMNS if c != "confidence"}

@@ -20,7 +20,7 @@ from raterlab import warehouse
 from raterlab.judges.verdict import DORNER_BOUND, fisher_interval, variance_ratio_gain
 from raterlab.judges.verdict import judge_verdicts as decide_all
 from raterlab.judges.verdict_study import verdict_inputs
-from raterlab.judges.verdicts import judges_dir, read_judge_file, store_imported
+from raterlab.judges.verdicts import imported_files, judges_dir, read_judge_file, store_imported
 from raterlab.protocol import load_study
 from raterlab.report.sections import judge_verdict_table
 from raterlab.settings import Home
@@ -348,3 +348,21 @@ def test_verdict_inputs_join_calibration_checks_and_substitution() -> None:
     verdicts = decide_all(inputs).set_index("slice")
     assert verdicts.loc["all", "verdict"] == "ppi"  # flagged bias: not replace
     assert verdicts.loc["x=1", "gain_source"] == "judge_substitution"
+
+
+def test_the_judge_files_text_changes_with_any_imported_file(tmp_path: Path) -> None:
+    """What the judge steps' cheap test reads of the judge files (``imported_files``): a
+    file's new content or a new file changes it; nothing imported is the empty text."""
+    folder = tmp_path / "judges"
+    assert imported_files(folder) == ""
+    folder.mkdir()
+    (folder / "a.csv").write_text("item_id,judge\ni1,j\n")
+    first = imported_files(folder)
+    assert first.startswith("a.csv ")
+    assert imported_files(folder) == first
+    (folder / "a.csv").write_text("item_id,judge\ni1,k\n")
+    changed = imported_files(folder)
+    assert changed != first
+    (folder / "b.csv").write_text("item_id,judge\n")
+    assert imported_files(folder).splitlines()[0] == changed
+    assert len(imported_files(folder).splitlines()) == 2

@@ -1,5 +1,5 @@
 """The cheap test of the steps after the ratings (``StudyStep.warehouse_unchanged``): a run
-that finds the study's tables as they were skips them, a changed table, judge file or missing
+that finds the study's tables as they were skips them, a changed table or a missing
 output makes them compute again, and two steps that read each other's tables settle."""
 
 from __future__ import annotations
