@@ -89,10 +89,10 @@ class StudyStep:
         leave_out = later_tables(self.name)
         with self.raterlab.warehouse(read_only=True) as con:
             digest = memo.study_digest(con, self.study.name, leave_out)
-        self.tables_inputs = memo.fingerprint(self.study, digest, *parts)
-        self.tables_same = unchanged(
-            self.raterlab, self.study.name, self.tables_step, self.tables_inputs
-        )
+            self.tables_inputs = memo.fingerprint(self.study, digest, *parts)
+            self.tables_same = memo.unchanged(
+                con, self.study.name, self.tables_step, self.tables_inputs
+            )
         return self.tables_same and all(p.exists() for p in outputs)
 
     def skipped(self, **metadata: object) -> dg.MaterializeResult:

@@ -37,16 +37,25 @@ def columns_in(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
     return found
 
 
+def _columns_of(con: duckdb.DuckDBPyConnection, name: str) -> set[str] | None:
+    """The column names of the table or view ``name`` (``schema.name``), ``None`` if there is
+    none."""
+    try:
+        return set(con.table(name).columns)
+    except duckdb.CatalogException:
+        return None
+
+
 def ensure(
     con: duckdb.DuckDBPyConnection, *tables: Table, existing: dict[str, set[str]] | None = None
 ) -> None:
     """Create each table (typed, empty) if missing, and add any declared column a warehouse
-    made by an older version lacks, so an existing warehouse keeps working. The catalog is
-    read once (``existing``: :func:`columns_in`, if the caller has read it); only what is
-    missing is created (writers call this before every write)."""
-    existing = columns_in(con) if existing is None else existing
+    made by an older version lacks, so an existing warehouse keeps working. ``existing`` is
+    the catalog (:func:`columns_in`) of a caller that ensures many tables; otherwise each
+    table is looked up by name (0.2 ms, against 2-3 ms for the whole catalog of a study's
+    warehouse: writers call this before every write). Only what is missing is created."""
     for table in tables:
-        have = existing.get(table.name)
+        have = existing.get(table.name) if existing is not None else _columns_of(con, table.name)
         if have is None:
             con.execute(f"CREATE SCHEMA IF NOT EXISTS {table.schema}")
             con.execute(create_sql(table))
