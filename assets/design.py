@@ -23,7 +23,7 @@ from raterlab.adjudication.third_annotator import sealed_tiebreak_rows
 from raterlab.design import (
     assign,
     files_intact,
-    read_generations,
+    generation_chunks,
     routed_items,
     seal,
     write_packets,
@@ -76,18 +76,25 @@ def study_protocol(step: StudyStep) -> dg.MaterializeResult:
 
 @study_asset(group=GROUP, deps=[study_protocol], kinds={"duckdb"}, table="raw.generations")
 def raw_generations(step: StudyStep) -> dg.MaterializeResult:
-    """Model generations from the study's JSONL in ``raw.generations``, one row per item.
-    A bad line fails the run, naming file, line and what is wrong. Skipped (the table left as
-    it is) when the study and the file's bytes are those of the last write."""
+    """Model generations from the study's JSONL in ``raw.generations``, one row per item,
+    read and written in chunks (memory grows with a chunk, not with the file). A bad line
+    fails the run, naming file, line and what is wrong, and writes nothing. Skipped (the
+    table left as it is) when the study and the file's bytes are those of the last write."""
     study = step.study
     if step.unchanged(study.path_of(study.generations).read_bytes()):
         return step.skipped()
-    frame = read_generations(study).assign(source_file=study.generations)
-    step.write({"raw.generations": frame})
-    counts = frame.groupby(["task", "role"]).size()
+    tallies: list[pd.Series] = []
+
+    def chunks() -> Iterator[pd.DataFrame]:
+        for chunk in generation_chunks(study):
+            tallies.append(chunk.groupby(["task", "role"]).size())
+            yield chunk.assign(source_file=study.generations)
+
+    written = step.write({"raw.generations": chunks()})["raw.generations"]
+    counts = pd.concat(tallies).groupby(level=["task", "role"]).sum()
     return dg.MaterializeResult(
         metadata={
-            "items": len(frame),
+            "items": written,
             "by_task_and_role": dg.MetadataValue.md(counts.to_frame("items").to_markdown()),
         }
     )

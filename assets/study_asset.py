@@ -133,7 +133,7 @@ class StudyStep:
 
     def write(
         self,
-        frames: Mapping[str, pd.DataFrame],
+        frames: Mapping[str, wh.Rows],
         *,
         published: bool = False,
         parts: Mapping[str, str] | None = None,

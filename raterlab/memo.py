@@ -161,7 +161,7 @@ def forget(con: duckdb.DuckDBPyConnection, study: str, step: str) -> None:
 def write_tables(
     con: duckdb.DuckDBPyConnection,
     study: str,
-    frames: Mapping[str, pd.DataFrame],
+    frames: Mapping[str, warehouse.Rows],
     step: str,
     inputs: str,
     parts: Mapping[str, str] | None = None,

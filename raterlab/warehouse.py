@@ -233,18 +233,36 @@ def existing_tables(con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> se
     return {table for table in tables if table_exists(con, table)}
 
 
-def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame) -> int:
+Rows = pd.DataFrame | Iterable[pd.DataFrame]
+"""A table's new rows for a study: one frame, or frames of the same columns written one after
+the other (a table too large to hold at once, such as a million items' generations)."""
+
+
+def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, rows: Rows) -> int:
     """Delete and insert ``study``'s rows of one table, inside the caller's transaction.
 
     A declared table (:mod:`raterlab.tables`) is created from its declaration, typed even when
-    ``frame`` is empty, and a frame column it does not declare is an error. An undeclared
+    ``rows`` is empty, and a frame column it does not declare is an error. An undeclared
     table is created from the frame's columns, and a column it lacks is added."""
+    chunks = iter([rows] if isinstance(rows, pd.DataFrame) else rows)
+    written = _insert(con, table, study, next(chunks, pd.DataFrame()), first=True)
+    for chunk in chunks:
+        written += _insert(con, table, study, chunk, first=False)
+    return written
+
+
+def _insert(
+    con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.DataFrame, first: bool
+) -> int:
+    """Insert ``frame`` as rows of ``study`` (see :func:`_replace`); the ``first`` frame
+    deletes the study's rows before."""
     declaration = tables.declared(table)
     if declaration is not None:
         extra = sorted(set(frame.columns) - set(declaration.names))
         if extra:
             raise ValueError(f"{table}: columns {extra} are not declared in raterlab.tables")
-        ddl.ensure(con, declaration)
+        if first:
+            ddl.ensure(con, declaration)
     elif frame.empty and not table_exists(con, table):
         return 0
     data = jsonable(frame).assign(study=study)
@@ -252,12 +270,13 @@ def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.D
     con.register("_incoming", data)
     try:
         con.execute(f"CREATE TABLE IF NOT EXISTS {table} AS SELECT * FROM _incoming LIMIT 0")
-        if len(data):
+        if len(data) and declaration is None:
             for name, kind in con.execute(
                 "SELECT column_name, column_type FROM (DESCRIBE _incoming)"
             ).fetchall():
                 con.execute(f'ALTER TABLE {table} ADD COLUMN IF NOT EXISTS "{name}" {kind}')
-        con.execute(f"DELETE FROM {table} WHERE study = ?", [study])
+        if first:
+            con.execute(f"DELETE FROM {table} WHERE study = ?", [study])
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _incoming")
     finally:
         con.unregister("_incoming")
@@ -265,11 +284,12 @@ def _replace(con: duckdb.DuckDBPyConnection, table: str, study: str, frame: pd.D
 
 
 def replace_study_tables(
-    con: duckdb.DuckDBPyConnection, study: str, frames: Mapping[str, pd.DataFrame]
+    con: duckdb.DuckDBPyConnection, study: str, frames: Mapping[str, Rows]
 ) -> dict[str, int]:
-    """Replace ``study``'s rows of every table in ``frames`` (``schema.name`` -> rows), all in
-    one transaction: a reader sees all the new rows or none, and a failure leaves every table
-    as it was. Returns rows written per table.
+    """Replace ``study``'s rows of every table in ``frames`` (``schema.name`` -> a frame, or
+    frames written one after the other: :data:`Rows`), all in one transaction: a reader sees
+    all the new rows or none, and a failure (raised by the frames' generator too) leaves
+    every table as it was. Returns rows written per table.
 
     Each frame gets a leading ``study`` column. A declared table is created from its
     declaration; any other table from its frame's columns on the first write that has rows
@@ -280,7 +300,7 @@ def replace_study_tables(
 
 
 def replace_in_transaction(
-    con: duckdb.DuckDBPyConnection, study: str, frames: Mapping[str, pd.DataFrame]
+    con: duckdb.DuckDBPyConnection, study: str, frames: Mapping[str, Rows]
 ) -> dict[str, int]:
     """:func:`replace_study_tables` inside the caller's transaction (:func:`transaction`)."""
     return {table: _replace(con, table, study, frame) for table, frame in frames.items()}

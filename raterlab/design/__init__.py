@@ -14,6 +14,7 @@ __all__, __getattr__, __dir__ = exports(
         "load_or_create_secret": "blinding",
         "seal": "blinding",
         "GenerationsError": "generations",
+        "generation_chunks": "generations",
         "read_generations": "generations",
         "files_intact": "packets",
         "neutralise": "packets",

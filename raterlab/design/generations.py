@@ -15,6 +15,7 @@ canonical orientation (``a``: the ``_a`` response is better).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ from raterlab.protocol.study import RECORD_KEYS, ROLES
 COLUMNS = ("item_id", "task", "role", "record", "expected", "line")
 JSON_COLUMNS = ("record", "expected")
 """The columns of ``raw.generations`` stored as JSON text."""
+CHUNK_ROWS = 20_000
+"""Rows per frame of :func:`generation_chunks`."""
 
 
 @dataclass(frozen=True)
@@ -123,8 +126,65 @@ def read_generations(study: Study, path: str | Path | None = None) -> pd.DataFra
     Raises :class:`GenerationsError` listing every bad line (file, line number, what is wrong).
     """
     path = Path(path) if path else study.path_of(study.generations)
-    rows: list[dict[str, Any]] = []
     problems: list[LineProblem] = []
+    rows = list(_rows(study, path, problems))
+    if not problems:
+        rows, problems = _with_pairs(study, rows, path.name)
+    if problems:
+        raise GenerationsError(problems)
+    if not rows:
+        raise GenerationsError([LineProblem(path.name, 0, "the file holds no records")])
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def generation_chunks(
+    study: Study, path: str | Path | None = None, size: int = CHUNK_ROWS
+) -> Iterator[pd.DataFrame]:
+    """:func:`read_generations`' rows, in the same order, as frames of at most ``size`` rows
+    with ``record`` and ``expected`` as JSON text (what ``raw.generations`` stores), read as
+    the file is: memory grows with ``size``, not with the file (a million items hold about
+    8 GB as one frame of dicts). A bad line raises :class:`GenerationsError`, listing every
+    bad line, once the whole file is read: the caller writes the chunks in one transaction,
+    so that a bad file leaves nothing of itself. A pairwise task's item records are kept
+    until the end, when its pairs are formed."""
+    path = Path(path) if path else study.path_of(study.generations)
+    problems: list[LineProblem] = []
+    pairwise: list[dict[str, Any]] = []
+    chunk: list[dict[str, Any]] = []
+    written = 0
+    for row in _rows(study, path, problems):
+        if study.tasks[row["task"]].pairwise is not None and row["role"] == "item":
+            pairwise.append(row)
+        elif not problems:
+            chunk.append(row)
+            if len(chunk) == size:
+                yield _encoded(chunk)
+                written, chunk = written + len(chunk), []
+    if not problems:
+        pairs, problems = _with_pairs(study, pairwise, path.name)
+        chunk += pairs
+    if problems:
+        raise GenerationsError(problems)
+    if not written and not chunk:
+        raise GenerationsError([LineProblem(path.name, 0, "the file holds no records")])
+    for start in range(0, len(chunk), size):
+        yield _encoded(chunk[start : start + size])
+
+
+def _encoded(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """``rows`` as a frame with :data:`JSON_COLUMNS` as JSON text (as the warehouse's
+    ``jsonable`` writes them)."""
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    for column in JSON_COLUMNS:
+        frame[column] = [
+            None if v is None else json.dumps(v, ensure_ascii=False) for v in frame[column]
+        ]
+    return frame
+
+
+def _rows(study: Study, path: Path, problems: list[LineProblem]) -> Iterator[dict[str, Any]]:
+    """The file's good records as rows, in file order (pairwise item records unpaired); each
+    bad line's problems are added to ``problems``."""
     seen: dict[str, int] = {}
     with path.open(encoding="utf-8-sig") as handle:
         for number, text in enumerate(handle, start=1):
@@ -143,20 +203,11 @@ def read_generations(study: Study, path: str | Path | None = None) -> pd.DataFra
                 continue
             item_id = str(obj["id"])
             seen[item_id] = number
-            rows.append(
-                {
-                    "item_id": item_id,
-                    "task": obj["task"],
-                    "role": obj.get("role", "item"),
-                    "record": {k: v for k, v in obj.items() if k not in RECORD_KEYS},
-                    "expected": obj.get("expected"),
-                    "line": number,
-                }
-            )
-    if not problems:
-        rows, problems = _with_pairs(study, rows, path.name)
-    if problems:
-        raise GenerationsError(problems)
-    if not rows:
-        raise GenerationsError([LineProblem(path.name, 0, "the file holds no records")])
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+            yield {
+                "item_id": item_id,
+                "task": obj["task"],
+                "role": obj.get("role", "item"),
+                "record": {k: v for k, v in obj.items() if k not in RECORD_KEYS},
+                "expected": obj.get("expected"),
+                "line": number,
+            }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from raterlab.design import GenerationsError, read_generations
@@ -89,3 +90,71 @@ def test_every_bad_line_is_reported_not_just_the_first(mini, tmp_path: Path) -> 
 
 def test_empty_file(mini, tmp_path: Path) -> None:
     assert _problems(mini, tmp_path, [""]) == ["gen.jsonl:0: the file holds no records"]
+
+
+@pytest.mark.parametrize("name", ["gold_tiers", "pairwise_arena"])
+def test_chunks_hold_read_generations_rows_in_order_as_stored(name: str) -> None:
+    from raterlab.design import generation_chunks
+    from raterlab.protocol import load_study
+    from raterlab.settings import studies_dir
+
+    study = load_study(studies_dir() / f"{name}.yaml")
+    whole = read_generations(study)
+    chunks = list(generation_chunks(study, size=7))
+    assert all(len(c) <= 7 for c in chunks) and len(chunks) == -(-len(whole) // 7)
+    got = pd.concat(chunks, ignore_index=True)
+    for column in ("record", "expected"):
+        whole[column] = [
+            None if v is None else json.dumps(v, ensure_ascii=False) for v in whole[column]
+        ]
+    assert _plain(got) == _plain(whole)
+    assert json.loads(got.at[0, "record"]) == read_generations(study).at[0, "record"]
+
+
+def _plain(frame: pd.DataFrame) -> list[dict]:
+    return [
+        {k: None if pd.isna(v) else v for k, v in row.items()} for row in frame.to_dict("records")
+    ]
+
+
+def test_chunks_raise_every_bad_line_once_the_file_is_read(mini, tmp_path: Path) -> None:
+    from raterlab.design import generation_chunks
+
+    lines = [json.dumps(r) for r in mini_records()]
+    lines[24], lines[27] = "{not json", "[1, 2]"
+    path = tmp_path / "gen.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    chunks = generation_chunks(mini, path, size=10)
+    assert len(next(chunks)) == 10
+    with pytest.raises(GenerationsError) as info:
+        list(chunks)
+    assert [p.line for p in info.value.problems] == [25, 28]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    with pytest.raises(GenerationsError, match="holds no records"):
+        list(generation_chunks(mini, empty))
+
+
+def test_a_bad_line_after_chunks_were_written_leaves_the_table_as_it_was(mini, tmp_path) -> None:
+    """The chunks go into one transaction: the error raised at the end of the file rolls back
+    the chunks written before it, and a good file's chunks replace the study's rows."""
+    from raterlab import warehouse
+    from raterlab.design import generation_chunks
+
+    lines = [json.dumps(r) for r in mini_records()]
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    good.write_text("\n".join(lines[:40]) + "\n")
+    bad.write_text("\n".join([*lines, "{"]) + "\n")
+    with warehouse.connect(tmp_path / "w.duckdb") as con:
+        table = "raw.generations"
+        written = warehouse.replace_study_tables(
+            con, "mini", {table: generation_chunks(mini, good, size=15)}
+        )
+        assert written == {table: 40}
+        with pytest.raises(GenerationsError):
+            warehouse.replace_study_tables(
+                con, "mini", {table: generation_chunks(mini, bad, size=15)}
+            )
+        stored = con.execute(f"SELECT item_id, record FROM {table} ORDER BY line").df()
+    assert stored["item_id"].tolist() == [r["id"] for r in mini_records()[:40]]
+    assert json.loads(stored.at[0, "record"]) == read_generations(mini, good).at[0, "record"]
