@@ -208,7 +208,7 @@ def gold_table_contract(
         labels = read_table(con, "gold.labels", study.name)
         key = read_table(con, "staging.blinding_key", study.name)
         gold = read_table(con, "gold.consensus", study.name)
-        items = read_table(con, "gold.items", study.name, ("record",))
+        items = read_table(con, "gold.items", study.name)  # records as JSON text: unchecked
     ratings = counting_ratings(study, labels)
     key = pd.DataFrame(columns=list(KEY_COLUMNS)) if key is None else key
     reports = raterlab.paths.reports / study.name

@@ -1,10 +1,12 @@
 """A study's rows of warehouse tables, read for an asset or a check body. Each read opens
 its own read-only connection, so a body holds none while it computes."""
 
+from collections.abc import Collection
+
 import pandas as pd
 
 from raterlab import warehouse as wh
-from raterlab.design.generations import JSON_COLUMNS
+from raterlab.design.generations import JSON_COLUMNS, decode_records
 from resources import Raterlab
 
 
@@ -30,6 +32,13 @@ def generations_text(rl: Raterlab, study: str) -> pd.DataFrame:
     return study_frame(rl, "raw.generations", study)
 
 
-def decoded_generations(generations: pd.DataFrame) -> pd.DataFrame:
-    """:func:`generations_text`'s frame with its records and expected values decoded."""
-    return wh.decode_json(generations, JSON_COLUMNS)
+def decoded_generations(
+    generations: pd.DataFrame, keys: Collection[str] | None = None
+) -> pd.DataFrame:
+    """:func:`generations_text`'s frame with its records and expected values decoded; with
+    ``keys``, each record holds only those keys (:func:`raterlab.design.generations.
+    decode_records`)."""
+    if keys is None:
+        return wh.decode_json(generations, JSON_COLUMNS)
+    decoded = wh.decode_json(generations, tuple(c for c in JSON_COLUMNS if c != "record"))
+    return decoded.assign(record=decode_records(generations["record"], keys))

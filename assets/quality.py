@@ -49,8 +49,8 @@ def rater_quality(step: StudyStep) -> dg.MaterializeResult:
             summary=list_md(summary.splitlines(), empty=""),
             scorecard=image_md(written_reports[0], "rater quality"),
         )
-    generations = decoded_generations(generations)
-    report = assess(study, labels_, generations, routed, assigned)
+    decoded = decoded_generations(generations, keys=study.slices)
+    report = assess(study, labels_, decoded, routed, assigned)
     written = step.write(quality_frames(report), published=True)
     sample = write_pi_sample(pi_sample(study, labels_, generations), step.reports)
     drift = study.quality.drift

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from raterlab.consensus.policy import item_status
+from raterlab.design.generations import decode_records
 from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.protocol import Study
@@ -40,18 +41,22 @@ def build_items(
     ratings: pd.DataFrame,
     consensus: pd.DataFrame,
 ) -> pd.DataFrame:
-    """``gold.items`` rows of one study (without ``study``): sampled ordinary items."""
+    """``gold.items`` rows of one study (without ``study``): sampled ordinary items.
+    ``generations`` is ``raw.generations`` as stored: each record, JSON text, is kept as it
+    is, and only the keys the table shows as columns are decoded (a record's prompts and
+    responses are most of its size)."""
     if routed.empty:
         return pd.DataFrame(columns=names(ITEMS)[1:])
     sampled = routed[routed["sampled"].astype(bool)]
-    records = dict(zip(generations["item_id"], generations["record"], strict=True))
+    texts = dict(zip(generations["item_id"], generations["record"], strict=True))
     category = category_key(study)
     frame = sampled[["item_id", "task", "tier", "tier_rule", "stratum"]].copy()
-    recs = [records.get(i, {}) for i in frame["item_id"]]
+    kept = [texts.get(i, "{}") for i in frame["item_id"]]
+    recs = decode_records(kept, ["condition", *MODEL_KEYS, *([category] if category else [])])
     frame["condition"] = [_text(r.get("condition")) for r in recs]
     frame["model"] = [_text(next((r[k] for k in MODEL_KEYS if k in r), None)) for r in recs]
     frame["category"] = [_text(r.get(category)) if category else None for r in recs]
-    frame["record"] = recs
+    frame["record"] = kept
     counted = latest_pilot_only(key[ordinary(key)]) if len(key) else key
     assigned = counted.groupby("item_id").size() if len(counted) else pd.Series(dtype=int)
     raters = (

@@ -15,7 +15,7 @@ canonical orientation (``a``: the ``_a`` response is better).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -211,3 +211,18 @@ def _rows(study: Study, path: Path, problems: list[LineProblem]) -> Iterator[dic
                 "expected": obj.get("expected"),
                 "line": number,
             }
+
+
+def decode_records(texts: Iterable[object], keys: Collection[str] | None = None) -> list:
+    """``raw.generations``' ``record`` column (JSON text, ``None`` where missing) as dicts;
+    with ``keys``, each record keeps only those of its keys: a record's prompts and responses
+    are most of its size (100,000 of the bundled study's records take 365 MB decoded whole,
+    33 MB as two keys), and most readers want a few keys of every item (slices, judges)."""
+    if keys is None:
+        return [json.loads(v) if isinstance(v, str) else None for v in texts]
+    wanted = tuple(keys)
+    out: list = []
+    for text in texts:
+        record = json.loads(text) if isinstance(text, str) else None
+        out.append(None if record is None else {k: record[k] for k in wanted if k in record})
+    return out

@@ -50,7 +50,7 @@ def compute(
     consensus = with_pending(policy, pending_reasons(queue))
     consensus = hold_promoted(consensus, queue)
     items = build_items(
-        study, tables.decoded_generations(), tables.routed, tables.key, tables.ratings, consensus
+        study, tables.generations, tables.routed, tables.key, tables.ratings, consensus
     )
     return consensus, items
 

@@ -10,6 +10,7 @@ rules reject (held until replaced; :mod:`raterlab.ingest.changes`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import duckdb
@@ -17,6 +18,7 @@ import pandas as pd
 
 from raterlab import warehouse
 from raterlab.design.blinding import KEY_COLUMNS
+from raterlab.design.generations import decode_records
 from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.ingest.changes import held_out
@@ -100,7 +102,10 @@ class StudyTables:
     promoted: frozenset[str] = frozenset()
     """Items the drift rule promoted (``gold.promotions``): ``routed`` already shows their
     new tier; they need that tier's annotators before they count as resolved."""
-    _records: dict[str, dict] | None = field(default=None, init=False, repr=False, compare=False)
+    _records: dict[tuple[str, ...] | None, dict[str, dict]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Decoded records, by the keys asked for (``None``: every key)."""
 
     def tiers(self) -> dict[str, str]:
         return dict(zip(self.routed["item_id"], self.routed["tier"], strict=True))
@@ -110,16 +115,20 @@ class StudyTables:
         rated = self.ratings[["task", "item_id"]].drop_duplicates()
         return rated.assign(tier=rated["item_id"].map(self.tiers())).reset_index(drop=True)
 
-    def records(self) -> dict[str, dict]:
-        """Item id -> its decoded record (decoded once)."""
-        if self._records is None:
-            decoded = warehouse.decode_json(self.generations[["item_id", "record"]], ("record",))
-            self._records = dict(zip(decoded["item_id"], decoded["record"], strict=True))
-        return self._records
+    def records(self, keys: Collection[str] | None = None) -> dict[str, dict]:
+        """Item id -> its decoded record (decoded once), with only ``keys`` when given
+        (:func:`raterlab.design.generations.decode_records`)."""
+        wanted = None if keys is None else tuple(keys)
+        if wanted not in self._records:
+            texts = self.generations["record"]
+            self._records[wanted] = dict(
+                zip(self.generations["item_id"], decode_records(texts, wanted), strict=True)
+            )
+        return self._records[wanted]
 
-    def decoded_generations(self) -> pd.DataFrame:
-        """``generations`` with ``record`` decoded."""
-        records = self.records()
+    def decoded_generations(self, keys: Collection[str] | None = None) -> pd.DataFrame:
+        """``generations`` with ``record`` decoded (only ``keys`` of it, when given)."""
+        records = self.records(keys)
         return self.generations.assign(record=[records[i] for i in self.generations["item_id"]])
 
 

@@ -35,6 +35,7 @@ from raterlab.judges.verdicts import (
     generation_verdicts,
     imported_verdicts,
     judges_dir,
+    record_keys,
 )
 from raterlab.judges.weights import COLUMNS as WEIGHT_COLUMNS
 from raterlab.judges.weights import judge_weights
@@ -254,11 +255,11 @@ def run_study(
     only the weights, which read the consensus, are computed (an adjudication round changes
     the consensus and not the ratings). Before any rating counts, the verdicts are not read:
     the calibration is empty."""
-    tables = load_tables(con, study)
+    tables, keys = load_tables(con, study), record_keys(study)
     # no rating to calibrate on (packets just out): the calibration is empty whatever the
     # verdicts, so they are not gathered (every record decoded, every judge file read)
     verdicts = (
-        study_verdicts(study, tables.decoded_generations(), judges_dir(home.root, study.name))
+        study_verdicts(study, tables.decoded_generations(keys), judges_dir(home.root, study.name))
         if len(tables.ratings)
         else pd.DataFrame(columns=list(VERDICT_COLUMNS))
     )
@@ -279,7 +280,7 @@ def run_study(
         study,
         tables.ratings,
         verdicts,
-        tables.records(),
+        tables.records(keys),
         tables.tiers(),
         consensus
         if consensus is not None

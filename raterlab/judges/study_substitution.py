@@ -20,7 +20,7 @@ import pandas as pd
 from raterlab.ingest.study_tables import load_tables
 from raterlab.judges.study import calibration_items, study_verdicts
 from raterlab.judges.substitution import COLUMNS, substitution_table
-from raterlab.judges.verdicts import first_runs, judges_dir
+from raterlab.judges.verdicts import first_runs, judges_dir, record_keys
 from raterlab.protocol import BinaryField, LikertField, Study, Task
 from raterlab.protocol.study import BUILTIN_SLICES
 from raterlab.settings import Home
@@ -108,15 +108,17 @@ def run_substitution(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -
     generations' and imported verdicts (each verdict's first run), records, tiers), stamped
     ``computed_at``; the caller writes it. Before any rating counts, the verdicts are not
     read: the table is empty."""
-    tables = load_tables(con, study)
+    tables, keys = load_tables(con, study), record_keys(study)
     if tables.ratings.empty:  # empty whatever the verdicts: they are not gathered
         table = pd.DataFrame(columns=list(SUBSTITUTION_COLUMNS))
     else:
         verdicts = first_runs(
-            study_verdicts(study, tables.decoded_generations(), judges_dir(home.root, study.name))
+            study_verdicts(
+                study, tables.decoded_generations(keys), judges_dir(home.root, study.name)
+            )
         )
         table = study_substitution(
-            study, tables.ratings, verdicts, tables.records(), tables.tiers()
+            study, tables.ratings, verdicts, tables.records(keys), tables.tiers()
         )
     table = table.astype({"label": object})
     return table.assign(

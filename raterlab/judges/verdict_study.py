@@ -34,7 +34,7 @@ from raterlab.judges.robustness import (
 from raterlab.judges.store import read_calibration
 from raterlab.judges.study import calibration_items, study_verdicts, task_slices
 from raterlab.judges.verdict import INPUT_COLUMNS, fisher_interval, judge_verdicts
-from raterlab.judges.verdicts import first_runs, judges_dir
+from raterlab.judges.verdicts import first_runs, judges_dir, record_keys
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.fields import PairwiseField
 from raterlab.settings import Home
@@ -317,14 +317,14 @@ class StudyData:
 
 def study_data(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> StudyData:
     """The study's verdicts (every run), consensus, item records and tiers."""
-    tables = load_tables(con, study)
+    tables, keys = load_tables(con, study), record_keys(study)
     verdicts = study_verdicts(
-        study, tables.decoded_generations(), judges_dir(home.root, study.name)
+        study, tables.decoded_generations(keys), judges_dir(home.root, study.name)
     )
     consensus = read_table(con, "gold.consensus", study.name)
     if consensus is None:
         consensus = pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"])
-    return StudyData(verdicts, consensus, tables.records(), tables.tiers())
+    return StudyData(verdicts, consensus, tables.records(keys), tables.tiers())
 
 
 def stamped(rows: pd.DataFrame, columns: list[str]) -> pd.DataFrame:

@@ -197,6 +197,23 @@ def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame
     return _shared_frame(rows)
 
 
+def record_keys(study: Study) -> list[str]:
+    """The item keys the judge steps read from the items' records: each ``source:
+    generations`` judge's verdict and confidence keys, the judges' ``group`` and ``system``
+    keys, the key of ``calibrate_on`` and the study's ``slices`` (records decoded for these
+    alone: :meth:`raterlab.ingest.study_tables.StudyTables.records`)."""
+    keys = list(study.slices)
+    judges = study.judges
+    if judges is not None:
+        keys += [k for k in (judges.group, judges.system) if k]
+        if judges.calibrate_on:
+            keys.append(judges.calibrate_on.partition("=")[0])
+        for spec in judges.panel.values():
+            if spec.source == "generations":
+                keys += [*spec.fields.values(), *([spec.confidence] if spec.confidence else [])]
+    return list(dict.fromkeys(keys))
+
+
 def judges_dir(root: Path, study: str) -> Path:
     return root / "judges" / study
 

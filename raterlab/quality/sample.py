@@ -16,6 +16,7 @@ each rating field, confidence, time spent and notes, and where the rating came f
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from pathlib import Path
 
@@ -63,7 +64,8 @@ def pi_sample(
     generations: pd.DataFrame,
     share: float | None = None,
 ) -> pd.DataFrame:
-    """The PI sample as a wide table (see the module docstring)."""
+    """The PI sample as a wide table (see the module docstring). ``generations``' records may
+    be decoded or JSON text as stored (only the drawn items' are decoded, then)."""
     drawn = draw(study, labels, share)
     keys = ["annotator_id", "task", "item_id", "copy"]
     if drawn.empty:
@@ -78,7 +80,8 @@ def pi_sample(
     records = dict(zip(generations["item_id"], generations["record"], strict=True))
     shown = []
     for task, item in zip(drawn["task"], drawn["item_id"], strict=True):
-        record = records.get(item) or {}
+        record = records.get(item)
+        record = (json.loads(record) if isinstance(record, str) else record) or {}
         spec = study.tasks.get(task)
         shown.append({k: record.get(k) for k in (spec.shown if spec else [])})
     shown_keys = list(dict.fromkeys(k for row in shown for k in row))

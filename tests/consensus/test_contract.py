@@ -72,3 +72,19 @@ def test_fails_when_counts_disagree_with_the_ratings(published) -> None:
     missing = consensus[consensus["item_id"] != consensus["item_id"].iloc[0]]
     result = validate_gold(study, missing, items, tables.ratings, tables.key)
     assert ("expect_table_row_count_to_equal", "") in _failed(result)
+
+
+def test_items_keep_each_record_as_stored_and_show_its_keys(published) -> None:
+    """gold.items copies each item's record from raw.generations as it is (JSON text, never
+    decoded and encoded again), with condition, model and category taken from it."""
+    study, home, _, _, items = published
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        stored = con.execute(
+            "SELECT i.item_id, i.record::VARCHAR = g.record::VARCHAR FROM gold.items i "
+            "JOIN raw.generations g USING (study, item_id) WHERE i.study = ?",
+            [study.name],
+        ).fetchall()
+    assert len(stored) == len(items) > 0 and all(same for _, same in stored)
+    for item in items.itertuples():
+        assert item.condition == item.record.get("condition")
+        assert item.model == item.record.get("model")

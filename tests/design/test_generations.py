@@ -158,3 +158,13 @@ def test_a_bad_line_after_chunks_were_written_leaves_the_table_as_it_was(mini, t
         stored = con.execute(f"SELECT item_id, record FROM {table} ORDER BY line").df()
     assert stored["item_id"].tolist() == [r["id"] for r in mini_records()[:40]]
     assert json.loads(stored.at[0, "record"]) == read_generations(mini, good).at[0, "record"]
+
+
+def test_decode_records_keeps_the_keys_asked_for() -> None:
+    """A record decoded for a few keys holds those it has; missing records stay missing."""
+    from raterlab.design.generations import decode_records
+
+    records = [json.dumps({"a": 1, "b": "x" * 100, "c": None}), None, json.dumps({"b": 2})]
+    assert decode_records(records) == [{"a": 1, "b": "x" * 100, "c": None}, None, {"b": 2}]
+    assert decode_records(records, ["a", "c", "d"]) == [{"a": 1, "c": None}, None, {}]
+    assert decode_records(records, []) == [{}, None, {}]

@@ -66,3 +66,47 @@ def test_calibration_reads_only_the_declared_slice() -> None:
 
 def test_gold_tiers_calibrates_on_tier_b() -> None:
     assert load_study(STUDIES / "gold_tiers.yaml").judges.calibrate_on == "tier=GOLD"
+
+
+def _projected(records: dict[str, dict], keys: list[str]) -> dict[str, dict]:
+    return {item: {k: r[k] for k in keys if k in r} for item, r in records.items()}
+
+
+def test_records_decoded_for_the_judge_keys_give_the_same_calibration() -> None:
+    """The judge steps decode each record for :func:`record_keys` alone: the verdicts and the
+    calibration (slices, group and system levels, calibrate_on) are those of whole records."""
+    from raterlab.design import read_generations
+    from raterlab.judges.verdicts import generation_verdicts, record_keys
+
+    for name in ("gold_tiers", "plugin_triggers"):
+        study = load_study(STUDIES / f"{name}.yaml")
+        generations = read_generations(study)
+        keys = record_keys(study)
+        slim = generations.assign(
+            record=[_projected({0: r}, keys)[0] for r in generations["record"]]
+        )
+        verdicts = generation_verdicts(study, generations)
+        pd.testing.assert_frame_equal(generation_verdicts(study, slim), verdicts)
+        rng = np.random.default_rng(11)
+        ratings = [
+            (task, item, rater, field, str(rng.choice(list(spec.domain()))))
+            for task, item in zip(generations["task"], generations["item_id"], strict=True)
+            for field, spec in study.tasks[task].fields.items()
+            if field in study.tasks[task].rating_fields and spec.domain() is not None
+            for rater in ("a1", "a2")
+        ]
+        ratings = pd.DataFrame(
+            ratings, columns=["task", "item_id", "annotator_id", "field", "value"]
+        )
+        records = dict(zip(generations["item_id"], generations["record"], strict=True))
+        tiers = {item: ("GOLD" if i % 2 else "TRIAGE") for i, item in enumerate(records)}
+        consensus = pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"])
+        whole = calibrate_study(study, ratings, verdicts, records, tiers, consensus, resamples=100)
+        slimmed = calibrate_study(
+            study, ratings, verdicts, _projected(records, keys), tiers, consensus, resamples=100
+        )
+        assert len(whole.calibration) > 0
+        pd.testing.assert_frame_equal(
+            slimmed.calibration.drop(columns="computed_at", errors="ignore"),
+            whole.calibration.drop(columns="computed_at", errors="ignore"),
+        )

@@ -4,6 +4,7 @@ severe)."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -145,3 +146,8 @@ def test_pi_sample_is_a_reproducible_share_per_annotator(panel) -> None:
     assert sample["source_file"].notna().all()
     bigger = pi_sample(study, labels, generations, share=0.5)
     assert set(map(tuple, sample[key].values)) <= set(map(tuple, bigger[key].values))
+    # records as stored (JSON text): only the drawn items' are decoded, to the same sample
+    stored = generations.assign(
+        record=[json.dumps(r, ensure_ascii=False) for r in generations["record"]]
+    )
+    pd.testing.assert_frame_equal(pi_sample(study, labels, stored), sample)
