@@ -4,8 +4,7 @@ import dagster as dg
 
 from assets.metadata import table_md
 from assets.study_asset import StudyStep, study_asset
-from raterlab.exports.bundle import load_bundle
-from raterlab.metrics import compute_metrics, write_metrics
+from raterlab.metrics import compute_metrics, read_inputs, write_metrics
 
 
 @study_asset(group="consensus", deps=["consensus"], kinds={"duckdb"}, table="gold.metrics")
@@ -16,8 +15,8 @@ def system_metrics(step: StudyStep) -> dg.MaterializeResult:
     if step.warehouse_unchanged():
         return step.skipped()
     with step.raterlab.warehouse() as con:
-        bundle = load_bundle(con, step.study)
-        frame = compute_metrics(step.study, bundle.items, bundle.consensus)
+        items, consensus = read_inputs(con, step.study)
+        frame = compute_metrics(step.study, items, consensus)
         write_metrics(con, step.study.name, frame)
         step.publish(con, ["gold.metrics"])
     shown = frame[["family", "metric", "system", "estimate", "ci_low", "ci_high", "n"]]

@@ -39,14 +39,25 @@ def compared_fields(study: Study, task: str) -> list[str]:
     return [f for f in numeric if wanted is None or f in wanted]
 
 
+def _keys(study: Study) -> list[str]:
+    """The comparison's keys: ``by``, the slices and ``pair`` (``task`` is a column)."""
+    comparison = study.comparison
+    keys = [comparison.by, *comparison.slices, *([comparison.pair] if comparison.pair else [])]
+    return [k for k in dict.fromkeys(keys) if k != "task"]
+
+
+def record_keys(study: Study) -> list[str]:
+    """The item keys :func:`unit_values` reads from the records (``tier`` is a column of
+    ``gold.items``)."""
+    return [k for k in _keys(study) if k != "tier"] if study.comparison else []
+
+
 def unit_values(study: Study, consensus: pd.DataFrame, items: pd.DataFrame) -> pd.DataFrame:
     """One row per item and compared field with a consensus value: ``task, item_id, field,
     value`` and the comparison's keys (``by``, ``pair`` and slice keys) as text columns."""
     comparison = study.comparison
-    keys = list(dict.fromkeys([comparison.by, *comparison.slices]))
-    keys += [comparison.pair] if comparison.pair else []
     attributes = pd.DataFrame({"item_id": items["item_id"]})
-    for key in dict.fromkeys(k for k in keys if k != "task"):
+    for key in _keys(study):
         if key == "tier":
             attributes[key] = items[key].astype(str)
         else:

@@ -10,8 +10,10 @@ from raterlab import warehouse
 from raterlab.comparison.conditions import (
     condition_comparison,
     condition_means,
+    record_keys,
     unit_values,
 )
+from raterlab.design.generations import decode_records
 from raterlab.ingest.study_tables import counting_ratings
 from raterlab.protocol import Study
 from raterlab.tables.comparison import COMPARISON, MEANS
@@ -31,7 +33,7 @@ def compare_study(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The study's comparison and means from its gold tables (empty ones before consensus)."""
     gold = read_table(con, "gold.consensus", study.name)
-    items = read_table(con, "gold.items", study.name, ("record",))
+    items = read_table(con, "gold.items", study.name)
     labels = read_table(con, "gold.labels", study.name)
     if gold is None or items is None or labels is None or gold.empty:
         gold = pd.DataFrame(columns=["task", "item_id", "field", "value_num"])
@@ -39,5 +41,6 @@ def compare_study(
         ratings = pd.DataFrame(columns=["task", "item_id", "annotator_id", "field", "value_num"])
     else:
         ratings = counting_ratings(study, labels)
+        items["record"] = decode_records(items["record"], record_keys(study))
     units = unit_values(study, gold, items)
     return condition_comparison(study, units, ratings), condition_means(study, units)

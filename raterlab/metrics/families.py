@@ -46,6 +46,16 @@ METRIC_COLUMNS = (
 ALL_SYSTEMS = "(all)"
 
 
+def record_keys(study: Study) -> list[str]:
+    """The item keys :func:`compute_metrics` reads from the records: the systems' key
+    (``metrics.by``) and each family's ``cluster`` and ``rank``."""
+    if study.metrics is None:
+        return []
+    families = study.metrics.families.values()
+    keys = [study.metrics.by, *(k for f in families for k in (f.cluster, f.rank))]
+    return list(dict.fromkeys(k for k in keys if k))
+
+
 def _units(
     study: Study, family: MetricFamily, field: str, items: pd.DataFrame, consensus: pd.DataFrame
 ) -> pd.DataFrame:

@@ -141,3 +141,18 @@ def test_export_format_writes_the_tables_and_plot(tmp_path):
     assert list(exported.columns) == list(expected.columns)
     np.testing.assert_allclose(exported["mean_diff"], expected["mean_diff"])
     assert files[2].read_bytes().startswith(b"\x89PNG")
+
+
+def test_records_decoded_for_record_keys_give_the_same_units() -> None:
+    """The comparison step decodes each item's record for :func:`record_keys` alone (``by``,
+    ``pair`` and the slices that are item keys): the units are those of whole records."""
+    from raterlab.comparison.conditions import record_keys
+
+    s = study(by="condition", baseline="B", pair="prompt_id", slices=["category", "tier"])
+    items, consensus, _ = paired_data()
+    items["record"] = [{**r, "response": "text " * 100} for r in items["record"]]
+    assert record_keys(s) == ["condition", "category", "prompt_id"]
+    slim = items.assign(
+        record=[{k: r[k] for k in record_keys(s) if k in r} for r in items["record"]]
+    )
+    pd.testing.assert_frame_equal(unit_values(s, consensus, slim), unit_values(s, consensus, items))

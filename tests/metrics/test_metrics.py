@@ -240,3 +240,32 @@ def test_gold_table_and_export(tmp_path) -> None:
     assert unsafe["estimate"] == pytest.approx(0.2) and unsafe["interval"] == "wilson"
     assert unsafe["ci"] == pytest.approx(list(wilson_interval(2, 10)))
     assert pd.read_csv(csv_path).shape[0] == len(frame)
+
+
+def test_read_inputs_decodes_the_keys_the_metrics_read(tmp_path) -> None:
+    """The metrics step reads gold.items with each record decoded for the metrics' keys
+    alone (a prompt or a response is not carried): the same rows as from whole records."""
+    from raterlab import warehouse
+    from raterlab.metrics import read_inputs
+    from raterlab.metrics.families import record_keys
+
+    rows = [
+        (f"q{i}-c{j}", "retrieval", f"q{i}", j, f"s{i % 2}", {"topically_relevant": (i + j) % 2})
+        for i in range(12)
+        for j in range(1, 4)
+    ]
+    items, consensus = _tables(rows)
+    items["record"] = [{**r, "chunk": "long text " * 50} for r in items["record"]]
+    study = _study()
+    assert set(record_keys(study)) == {"system", "query_id", "rank"}
+    with warehouse.connect(tmp_path / "w.duckdb") as con:
+        warehouse.replace_study_tables(
+            con, study.name, {"gold.items": items, "gold.consensus": consensus}
+        )
+        stored, stored_consensus = read_inputs(con, study)
+    assert all(set(r) == {"system", "query_id", "rank"} for r in stored["record"])
+    expected = compute_metrics(study, items, consensus).drop(columns="computed_at")
+    assert len(expected) > 0
+    pd.testing.assert_frame_equal(
+        compute_metrics(study, stored, stored_consensus).drop(columns="computed_at"), expected
+    )
