@@ -226,3 +226,12 @@ def decode_records(texts: Iterable[object], keys: Collection[str] | None = None)
         record = json.loads(text) if isinstance(text, str) else None
         out.append(None if record is None else {k: record[k] for k in wanted if k in record})
     return out
+
+
+def record_of(value: object) -> dict:
+    """One item's record, whether decoded already (a dict) or as stored (JSON text); ``{}``
+    where there is none. For readers that take each record in turn (the exports): decoding
+    one at a time holds one record, not the study's."""
+    if isinstance(value, str):
+        return json.loads(value)
+    return value if isinstance(value, dict) else {}

@@ -10,6 +10,7 @@ import duckdb
 import pandas as pd
 
 from raterlab.comparison.conditions import condition_comparison, condition_means, unit_values
+from raterlab.design.generations import record_of
 from raterlab.design.kinds import ordinary
 from raterlab.ingest.study_tables import counting_ratings
 from raterlab.judges.store import read_calibration
@@ -32,7 +33,9 @@ ItemRows = dict[str, list]
 class ExportBundle:
     study: Study
     items: pd.DataFrame
-    """``gold.items`` (``record`` decoded)."""
+    """``gold.items``; each ``record`` as stored (JSON text) when read from the warehouse, or
+    a dict: readers take one at a time with :func:`raterlab.design.generations.record_of`
+    (a study's records decoded at once are most of an export's memory)."""
     consensus: pd.DataFrame
     adjudications: pd.DataFrame
     labels: pd.DataFrame
@@ -61,7 +64,8 @@ class ExportBundle:
         ``condition_comparison`` asset), else computed from :attr:`consensus`."""
         if self.comparison_tables is not None:
             return self.comparison_tables
-        units = unit_values(self.study, self.consensus, self.items)
+        items = self.items.assign(record=[record_of(r) for r in self.items["record"]])
+        units = unit_values(self.study, self.consensus, items)
         return (
             condition_comparison(self.study, units, self.ratings),
             condition_means(self.study, units),
@@ -125,7 +129,7 @@ def load_bundle(
 ) -> ExportBundle:
     bundle = ExportBundle(
         study=study,
-        items=_frame(con, "gold.items", study.name, names(ITEMS)[1:], ("record",)),
+        items=_frame(con, "gold.items", study.name, names(ITEMS)[1:]),
         consensus=_frame(con, "gold.consensus", study.name, names(CONSENSUS)[1:]),
         adjudications=_frame(con, "gold.adjudications", study.name, names(ADJUDICATIONS)[1:]),
         labels=_frame(con, "gold.labels", study.name, names(LABELS)[1:]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from raterlab.design.generations import record_of
 from raterlab.exports.bundle import ExportBundle, ItemRows
 from raterlab.exports.values import dump_json, plain, typed_value
 from raterlab.protocol import Study
@@ -84,7 +85,7 @@ def _case(study: Study, item, rows: ItemRows) -> dict:
         "id": item.item_id,
         "task_type": task_name,
         "tier": item.tier,
-        **{k: plain(v) for k, v in (item.record or {}).items()},
+        **{k: plain(v) for k, v in record_of(item.record).items()},
         "labels": {
             f: typed_value(study, task_name, f, v, n)
             for f, v, n in zip(rows["field"], rows["value"], rows["value_num"], strict=True)

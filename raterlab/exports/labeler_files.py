@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from raterlab.design.generations import record_of
 from raterlab.exports.bundle import ExportBundle
 from raterlab.exports.values import dump_json
 from raterlab.protocol import BinaryField, LikertField, ListField, Study
@@ -56,7 +57,7 @@ def _unit_and_run(bundle: ExportBundle) -> dict[str, tuple[str, str]]:
     study = bundle.study
     out = {}
     for item_id, record in zip(bundle.items["item_id"], bundle.items["record"], strict=True):
-        record = record if isinstance(record, dict) else {}
+        record = record_of(record)
         unit = record.get(study.unit_key, item_id) if study.unit_key else item_id
         run = record.get(study.run_key) if study.run_key else None
         out[item_id] = (str(unit), None if run is None else str(run))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from raterlab.design.generations import record_of
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.exports.bundle import ExportBundle, ItemRows
 from raterlab.exports.values import dump_json, plain, typed_value
@@ -143,7 +144,7 @@ def _item_keys(study: Study, item) -> dict:
     if len(study.tasks) > 1:
         entry["task"] = item.task
     renamed = study.export_keys
-    entry.update({renamed.get(k, k): plain(v) for k, v in (item.record or {}).items()})
+    entry.update({renamed.get(k, k): plain(v) for k, v in record_of(item.record).items()})
     entry["tier"] = item.tier
     return entry
 

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pandas as pd
 
+from raterlab.design.generations import record_of
 from raterlab.metrics.intervals import cluster_bootstrap_interval, wilson_interval
 from raterlab.protocol import Study
 from raterlab.protocol.metrics import MetricFamily, MetricSpec
@@ -62,7 +63,7 @@ def _units(
     """Items of the family's task with their consensus value of ``field`` (NaN when it has
     none), system, cluster and rank."""
     own = items[items["task"] == family.task]
-    records = own["record"].map(lambda r: r if isinstance(r, dict) else {})
+    records = own["record"].map(record_of)
     keys = {"system": study.metrics.by, "cluster": family.cluster, "rank": family.rank}
     units = pd.DataFrame({"item_id": own["item_id"].to_numpy()})
     for column, key in keys.items():

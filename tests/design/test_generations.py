@@ -168,3 +168,10 @@ def test_decode_records_keeps_the_keys_asked_for() -> None:
     assert decode_records(records) == [{"a": 1, "b": "x" * 100, "c": None}, None, {"b": 2}]
     assert decode_records(records, ["a", "c", "d"]) == [{"a": 1, "c": None}, None, {}]
     assert decode_records(records, []) == [{}, None, {}]
+
+
+def test_record_of_takes_a_record_decoded_or_as_stored() -> None:
+    from raterlab.design.generations import record_of
+
+    assert record_of('{"a": 1, "b": [2]}') == {"a": 1, "b": [2]} == record_of({"a": 1, "b": [2]})
+    assert record_of(None) == {} == record_of(float("nan"))
