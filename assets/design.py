@@ -77,7 +77,7 @@ def study_protocol(step: StudyStep) -> dg.MaterializeResult:
 @study_asset(group=GROUP, deps=[study_protocol], kinds={"duckdb"}, table="raw.generations")
 def raw_generations(step: StudyStep) -> dg.MaterializeResult:
     """Model generations from the study's JSONL in ``raw.generations``, one row per item,
-    read and written in chunks (memory grows with a chunk, not with the file). A bad line
+    read and written in chunks (the reading holds one chunk, not the file). A bad line
     fails the run, naming file, line and what is wrong, and writes nothing. Skipped (the
     table left as it is) when the study and the file's bytes are those of the last write."""
     study = step.study
