@@ -31,6 +31,7 @@ from raterlab.design import (
 from raterlab.design.cost import tier_costs
 from raterlab.design.packets import on_disk
 from raterlab.design.rounds import in_round
+from raterlab.design.routing import record_keys
 from raterlab.design.shares import share_problems, tier_shares
 from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
 from raterlab.errors import StudyChanged
@@ -115,7 +116,7 @@ def routed_items_asset(step: StudyStep) -> dg.MaterializeResult:
     generations = step.generations_text()
     if step.unchanged(generations):
         return step.skipped()
-    routed = routed_items(step.study, decoded_generations(generations))
+    routed = routed_items(step.study, decoded_generations(generations, record_keys(step.study)))
     frames = {"staging.routed_items": routed}
     sampled = routed[routed["sampled"]]
     metadata = {
@@ -142,7 +143,8 @@ def assignments(step: StudyStep) -> dg.MaterializeResult:
     if step.unchanged(routed, repeats, generations):
         return step.skipped()
     rounds = 1 + (0 if repeats is None else len(repeats))
-    table = assign(step.study, routed, decoded_generations(generations), pilot_rounds=rounds)
+    decoded = decoded_generations(generations, record_keys(step.study))
+    table = assign(step.study, routed, decoded, pilot_rounds=rounds)
     step.write({"staging.assignments": table})
     load = table.groupby(["annotator_id", "kind"]).size().unstack(fill_value=0)
     return dg.MaterializeResult(

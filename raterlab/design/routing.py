@@ -16,6 +16,22 @@ def _describe(when: ItemPredicate | AllOf) -> str:
     return " and ".join(f"{p.field} {p.operator} {p._operand(p.operator)!r}" for p in preds)
 
 
+def record_keys(study: Study) -> list[str]:
+    """The item keys routing, sampling and assignment read from the records: the routing
+    rules' keys, the strata and ``unit_key`` of the sample, and the pilot's ``by`` (records
+    decoded for these alone: a record's prompts and responses are most of its size)."""
+    keys = [
+        p.field
+        for rule in study.routing.rules
+        for p in (rule.when.all_of if isinstance(rule.when, AllOf) else [rule.when])
+    ]
+    if study.sampling is not None:
+        keys += [*study.sampling.strata, *([study.unit_key] if study.unit_key else [])]
+    if study.design.pilot is not None and study.design.pilot.by:
+        keys.append(study.design.pilot.by)
+    return list(dict.fromkeys(k for k in keys if k != "task"))
+
+
 def route(study: Study, items: pd.DataFrame) -> pd.DataFrame:
     """Tier of each ordinary item: the first routing rule that matches, else the default.
 

@@ -93,3 +93,24 @@ def test_a_unit_rated_in_several_tasks_is_sampled_whole() -> None:
     assert (per_unit["all"] == per_unit["any"]).all()
     assert (per_unit["size"] == 4).all()
     assert per_unit["all"].sum() == study.sampling.n
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["correctness_ab", "empathy", "gold_tiers", "pairwise_arena", "plugin_triggers", "rag_triplet"],
+)
+def test_records_decoded_for_record_keys_route_sample_and_assign_alike(name: str) -> None:
+    """The design steps decode each record for :func:`record_keys` alone: the routing, the
+    sample and the assignment are those of whole records."""
+    from raterlab.design import assign, read_generations
+    from raterlab.design.routing import record_keys
+    from raterlab.protocol import load_study
+    from raterlab.settings import studies_dir
+
+    study = load_study(studies_dir() / f"{name}.yaml")
+    whole = read_generations(study)
+    keys = record_keys(study)
+    slim = whole.assign(record=[{k: r[k] for k in keys if k in r} for r in whole["record"]])
+    routed = routed_items(study, whole)
+    pd.testing.assert_frame_equal(routed_items(study, slim), routed)
+    pd.testing.assert_frame_equal(assign(study, routed, slim), assign(study, routed, whole))
