@@ -353,3 +353,30 @@ def test_a_dawid_skene_fit_that_did_not_converge_gives_no_value(monkeypatch) -> 
     assert disputed["ds_value"] is None and disputed["method"] != "dawid_skene"
     assert disputed["value"] == disputed["policy_value"] == "0"
     assert "Dawid-Skene did not converge in 2 iterations" in disputed["reason"]
+
+
+def test_with_pending_says_where_each_open_dispute_stands() -> None:
+    """Only unresolved rows awaiting adjudication with an open dispute get its place in the
+    queue; every other row and column is left as it was."""
+    from raterlab.consensus.policy import AWAITING_ADJUDICATION, AWAITING_THIRD, with_pending
+
+    consensus = pd.DataFrame(
+        {
+            "task": ["t"] * 4,
+            "item_id": ["a", "b", "c", "d"],
+            "field": ["f"] * 4,
+            "status": ["unresolved", "unresolved", "majority", "unresolved"],
+            "reason": [f"{AWAITING_ADJUDICATION}; split 1-1"] * 3 + [None],
+            "value": [None, None, "1", None],
+        }
+    ).astype({"reason": "string", "status": "string"})
+    pending = {("t", "a", "f"): AWAITING_THIRD, ("t", "c", "f"): "x", ("t", "d", "f"): "y"}
+    out = with_pending(consensus, pending)
+    assert out["reason"].tolist()[:3] == [
+        f"{AWAITING_THIRD}; split 1-1",
+        f"{AWAITING_ADJUDICATION}; split 1-1",
+        f"{AWAITING_ADJUDICATION}; split 1-1",
+    ]
+    assert pd.isna(out["reason"].iloc[3]) and out["reason"].dtype == consensus["reason"].dtype
+    pd.testing.assert_frame_equal(out.drop(columns="reason"), consensus.drop(columns="reason"))
+    pd.testing.assert_frame_equal(with_pending(consensus, {}), consensus)
