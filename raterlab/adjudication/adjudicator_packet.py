@@ -133,7 +133,7 @@ def write_adjudication_packet(
 ) -> list[dict]:
     """Write one adjudication packet (``rows``: the batch's key rows, in position order) to
     ``target``, built beside it and moved into place. Returns the files written."""
-    records = tables.records()
+    records = tables.records_of(rows["item_id"])
     rows = rows.sort_values(["position", "field"], kind="stable")
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".adjudication-", dir=target.parent))

@@ -149,7 +149,7 @@ def issue_third_annotator_packets(
     sealed = merge_tiebreak_key(con, study, everything[list(ASSIGNMENT_COLUMNS)], secret)
     fresh = sealed[sealed["batch"] == batch]
     files, packets = [], []
-    records = tables.records()
+    records = tables.records_of(fresh["item_id"])
     for (annotator, b), rows in fresh.groupby(["annotator_id", "batch"], sort=True):
         target = packet_dir(home.outbox, study, annotator, b)
         for entry in write_packet(study, rows, records, target):

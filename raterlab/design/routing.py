@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.protocol import Study
-from raterlab.protocol.rules import AllOf, ItemPredicate
+from raterlab.protocol.rules import AllOf, ItemPredicate, condition_keys
 
 
 def _describe(when: ItemPredicate | AllOf) -> str:
@@ -20,11 +20,7 @@ def record_keys(study: Study) -> list[str]:
     """The item keys routing, sampling and assignment read from the records: the routing
     rules' keys, the strata and ``unit_key`` of the sample, and the pilot's ``by`` (records
     decoded for these alone: a record's prompts and responses are most of its size)."""
-    keys = [
-        p.field
-        for rule in study.routing.rules
-        for p in (rule.when.all_of if isinstance(rule.when, AllOf) else [rule.when])
-    ]
+    keys = [k for rule in study.routing.rules for k in condition_keys(rule.when)]
     if study.sampling is not None:
         keys += [*study.sampling.strata, *([study.unit_key] if study.unit_key else [])]
     if study.design.pilot is not None and study.design.pilot.by:

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 import duckdb
 
 from raterlab import warehouse
+from raterlab.design.generations import decode_records
 from raterlab.ingest.key import SealedKey
 from raterlab.protocol import Study
+from raterlab.protocol.rules import condition_keys
 
 KEY_SELECT = "token, annotator_id, round, batch, task, item_id, kind, copy, swapped"
 """The SQL select list of what validation and unblinding read of the sealed key."""
@@ -53,11 +55,12 @@ def edge_items(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[frozenset[
     """For each of the study's edge cases (in order), the items its condition matches."""
     records = {}
     if study.edge_cases:
-        generations = warehouse.decode_json(
-            warehouse.read_study_rows(con, "raw.generations", study.name, "item_id, record"),
-            ("record",),
+        keys = {k for case in study.edge_cases for k in condition_keys(case.when)}
+        generations = warehouse.read_study_rows(
+            con, "raw.generations", study.name, "item_id, record"
         )
-        records = dict(zip(generations["item_id"], generations["record"], strict=True))
+        texts = generations["record"]
+        records = dict(zip(generations["item_id"], decode_records(texts, keys), strict=True))
     return tuple(
         frozenset(i for i, r in records.items() if case.when.matches(r))
         for case in study.edge_cases

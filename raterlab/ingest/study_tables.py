@@ -10,7 +10,7 @@ rules reject (held until replaced; :mod:`raterlab.ingest.changes`).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 import duckdb
@@ -125,6 +125,13 @@ class StudyTables:
                 zip(self.generations["item_id"], decode_records(texts, wanted), strict=True)
             )
         return self._records[wanted]
+
+    def records_of(self, items: Iterable[str]) -> dict[str, dict]:
+        """Item id -> its whole decoded record, for ``items`` alone (a packet's few items:
+        not every record of the study decoded for them)."""
+        wanted = set(items)
+        mine = self.generations[self.generations["item_id"].isin(wanted)]
+        return dict(zip(mine["item_id"], decode_records(mine["record"]), strict=True))
 
     def decoded_generations(self, keys: Collection[str] | None = None) -> pd.DataFrame:
         """``generations`` with ``record`` decoded (only ``keys`` of it, when given)."""

@@ -110,6 +110,11 @@ class AllOf(BaseModel):
         return all(p.matches(item) for p in self.all_of)
 
 
+def condition_keys(when: ItemPredicate | AllOf) -> list[str]:
+    """The item keys a condition reads."""
+    return [p.field for p in (when.all_of if isinstance(when, AllOf) else [when])]
+
+
 class AnswerCondition(BaseModel):
     """A test on the annotator's own answers: ``{any_of: [emotion, safety], in: [1, 5]}``."""
 
