@@ -5,9 +5,8 @@ import os
 import dagster as dg
 
 from assets.study_asset import StudyStep, study_asset
-from raterlab.report import write_report
 from raterlab.report.answers import first_screen
-from raterlab.report.build import load_inputs
+from raterlab.report.build import load_inputs, write_page
 
 
 @study_asset(
@@ -40,8 +39,9 @@ def report(step: StudyStep) -> dg.MaterializeResult:
     if step.warehouse_unchanged(outputs=[page]):
         return step.skipped(**where)
     with step.raterlab.warehouse(read_only=True) as con:
-        write_report(con, study, reports)
-        answer = first_screen(load_inputs(con, study, reports))
+        inputs = load_inputs(con, study, reports)
+    write_page(inputs, reports)
+    answer = first_screen(inputs)
     summary = "\n".join(f"- {line}" for line in answer.lines) or answer.verdict
     return dg.MaterializeResult(
         metadata={

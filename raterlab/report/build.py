@@ -102,9 +102,14 @@ def render(inputs: ReportInputs, generated_at: datetime | None = None) -> str:
 def write_report(con: duckdb.DuckDBPyConnection, study: Study, reports: Path) -> Path:
     """Write ``reports/<study>/index.html`` (replaced atomically) and return its path, with
     the tables the page folds away as CSV files beside it (``tables/<name>.csv``)."""
-    target = reports / study.name / "index.html"
+    return write_page(load_inputs(con, study, reports), reports)
+
+
+def write_page(inputs: ReportInputs, reports: Path) -> Path:
+    """:func:`write_report` of inputs already read (:func:`load_inputs`), for a caller that
+    reads them for something else too."""
+    target = reports / inputs.study.name / "index.html"
     target.parent.mkdir(parents=True, exist_ok=True)
-    inputs = load_inputs(con, study, reports)
     text = render(inputs)
     for relative, frame in inputs.attachments.items():
         write_csv(frame, target.parent / relative)
