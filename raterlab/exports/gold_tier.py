@@ -26,15 +26,14 @@ def gold_tier_jsonl(bundle: ExportBundle, folder: Path) -> list[Path]:
     ]
     out = []
     for task_name in study.tasks:
-        lines = []
-        for item in (
-            items[items["task"] == task_name].sort_values("item_id").itertuples(index=False)
-        ):
-            entry = _case(study, item, consensus[(task_name, item.item_id)])
-            lines.append(json.dumps(entry, ensure_ascii=False))
         path = folder / "gold" / f"{task_name}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        with path.open("w", encoding="utf-8") as handle:  # a line at a time, never the file
+            for item in (
+                items[items["task"] == task_name].sort_values("item_id").itertuples(index=False)
+            ):
+                entry = _case(study, item, consensus[(task_name, item.item_id)])
+                handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
         out.append(path)
     out.append(_sample_test_cases(bundle, folder, consensus))
     return out
