@@ -499,18 +499,6 @@ def with_pending(consensus: pd.DataFrame, pending: dict[tuple[str, str, str], st
         )
     ]
     return out
-    reasons = [
-        reason.replace(AWAITING_ADJUDICATION, where)
-        if (where := pending.get((task, item, field)))
-        and status == "unresolved"
-        and isinstance(reason, str)
-        else reason
-        for task, item, field, status, reason in zip(
-            out["task"], out["item_id"], out["field"], out["status"], out["reason"], strict=True
-        )
-    ]
-    out["reason"] = pd.Series(reasons, index=out.index, dtype=out["reason"].dtype)
-    return out
 
 
 def _apply_dawid_skene(out: pd.DataFrame, override_unanimous: bool) -> pd.DataFrame:
