@@ -26,8 +26,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import duckdb
@@ -475,19 +476,9 @@ def write_planted(
     profiles: dict[str, Profile],
     files: pd.DataFrame,
 ) -> Path:
-    """``simulations/<study>/planted.json``: the three tables plus the truth's item effects."""
-    truth_rows = [
-        {
-            "item_id": i,
-            "task": t.task,
-            "role": t.role,
-            "field": f,
-            "value": v,
-            "source": t.source[f],
-        }
-        for i, t in truth.items.items()
-        for f, v in t.values.items()
-    ]
+    """``simulations/<study>/planted.json``: the three tables plus the truth's item effects,
+    the truth written a row at a time (a million items' truth held as one text took about
+    10 GB)."""
     file_rows = [
         {
             **row,
@@ -508,9 +499,36 @@ def write_planted(
         "binary_polarity": truth.polarity,
         "hints": truth.hints,
         "files": file_rows,
-        "truth": truth_rows,
     }
     path = simulations_dir(home, study.name) / "planted.json"
-    text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
-    write_atomic(path, text.encode("utf-8"))
+    write_atomic(path, _planted_chunks(document, _truth_rows(truth)))
     return path
+
+
+def _truth_rows(truth: Truth) -> Iterator[dict]:
+    """The planted truth as ``planted.json``'s ``truth`` rows: one per item and field."""
+    for item_id, t in truth.items.items():
+        for field, value in t.values.items():
+            yield {
+                "item_id": item_id,
+                "task": t.task,
+                "role": t.role,
+                "field": field,
+                "value": value,
+                "source": t.source[field],
+            }
+
+
+def _planted_chunks(document: dict, truth: Iterator[dict]) -> Iterator[bytes]:
+    """``document`` with a last key ``truth`` holding the rows of ``truth``, as UTF-8 JSON
+    indented by one space: the text ``json.dumps({**document, "truth": list(truth)},
+    indent=1, ensure_ascii=False) + "\\n"`` would be, made 10,000 rows at a time."""
+    head = json.dumps(document, indent=1, ensure_ascii=False)  # ends with "\n}"
+    yield (head[:-2] + ',\n "truth": [').encode("utf-8")
+    first = True
+    while batch := list(islice(truth, 10_000)):
+        # "[\n {...},\n {...}\n]": the rows one level deeper, without the brackets.
+        rows = json.dumps(batch, indent=1, ensure_ascii=False)[1:-2].replace("\n", "\n ")
+        yield (("" if first else ",") + rows).encode("utf-8")
+        first = False
+    yield ("]\n}\n" if first else "\n ]\n}\n").encode("utf-8")

@@ -12,7 +12,7 @@ import pytest
 from raterlab import warehouse
 from raterlab.cli import main
 from raterlab.simulate import SimulationError, simulate, simulations_dir
-from raterlab.simulate.run import SIM_FILES_COLUMNS
+from raterlab.simulate.run import SIM_FILES_COLUMNS, _planted_chunks
 from tests.simulate.conftest import (
     WIDGET_STUDY,
     build_outbox,
@@ -212,7 +212,11 @@ def test_planted_tables_and_json_agree(outbox) -> None:
         "a6": "severe",
     }
     assert json.loads(profiles["parameters"].iloc[0])["likert_sd"] > 0
-    document = json.loads((simulations_dir(home, study.name) / "planted.json").read_text())
+    text = (simulations_dir(home, study.name) / "planted.json").read_text(encoding="utf-8")
+    document = json.loads(text)
+    # Written a truth row at a time, the text is what one json.dumps of it makes.
+    assert text == json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    assert list(document)[-1] == "truth"
     assert [f["file"] for f in document["files"]] == files["file"].tolist()
     assert len(document["truth"]) == len(truth)
     assert document["effects"]["answer"]["condition"] == {"A": 0.25, "B": -0.25}
@@ -283,3 +287,18 @@ def test_cli_simulates_and_summarises(outbox, monkeypatch, capsys) -> None:
     assert "--seed 5" in capsys.readouterr().out
     assert main(["simulate", "mini", "--seed", "6", "--clean"]) == 0
     assert main(["simulate", "nope"]) == 2
+
+
+@pytest.mark.parametrize(
+    "truth",
+    [
+        [],
+        [{"item_id": "i1", "value": "é", "source": {"nested": [1, 2]}}, {"item_id": "i2"}],
+        [{"item_id": f"i{i}", "value": i} for i in range(20_001)],  # three batches
+    ],
+)
+def test_planted_text_is_one_json_dump(truth: list[dict]) -> None:
+    document = {"study": "s", "files": [{"file": "f.csv", "mistakes": []}], "hints": {}}
+    text = b"".join(_planted_chunks(document, iter(truth))).decode("utf-8")
+    expected = {**document, "truth": truth}
+    assert text == json.dumps(expected, indent=1, ensure_ascii=False) + "\n"
