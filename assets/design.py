@@ -33,7 +33,12 @@ from raterlab.design.packets import on_disk
 from raterlab.design.rounds import in_round
 from raterlab.design.routing import record_keys
 from raterlab.design.shares import share_problems, tier_shares
-from raterlab.design.verify import verify_assignments, verify_no_hidden_values, verify_packets
+from raterlab.design.verify import (
+    hidden_record_keys,
+    verify_assignments,
+    verify_no_hidden_values,
+    verify_packets,
+)
 from raterlab.errors import StudyChanged
 from raterlab.ingest.changes import follow_study
 from resources import Raterlab
@@ -344,7 +349,9 @@ def _packet_checks(packets: dg.AssetsDefinition, round_name: str) -> list[dg.Ass
             raterlab,
             study.name,
             f"{round_name}_packets_no_hidden_values_in_packets",
-            lambda: verify_no_hidden_values(study, decoded_generations(generations), files, outbox),
+            lambda: verify_no_hidden_values(
+                study, decoded_generations(generations, hidden_record_keys(study)), files, outbox
+            ),
             inputs,
         )
 

@@ -142,6 +142,12 @@ def hidden_needles(study: Study, generations: pd.DataFrame) -> set[str]:
     return needles | {str(i) for i in generations["item_id"]}
 
 
+def hidden_record_keys(study: Study) -> list[str]:
+    """The item keys the hidden-value scan reads from the records: every task's hidden keys
+    (records decoded for these alone: their prompts and responses are most of their size)."""
+    return list(dict.fromkeys(k for task in study.tasks.values() for k in _hidden_of(task)))
+
+
 def _hidden_of(task: Task) -> list[str]:
     """The hidden keys of the task's item records: of a pair item, each system's own keys
     (``system_a``, ``system_b``...) but the responses it shows."""

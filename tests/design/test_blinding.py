@@ -202,3 +202,24 @@ def test_a_leaked_id_next_to_another_word_is_found(mini, built, tmp_path: Path) 
     template.write_text(template.read_text().replace("\n", f",see{item_id}x\n", 1))
     problems, _ = verify_no_hidden_values(mini, generations, files, tmp_path)
     assert problems == [f"mini/a1/pilot/a1_answer_annotations.csv holds hidden value {item_id!r}"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["correctness_ab", "empathy", "gold_tiers", "pairwise_arena", "plugin_triggers", "rag_triplet"],
+)
+def test_the_scan_reads_only_the_hidden_record_keys(name: str) -> None:
+    """The leak check decodes each record for :func:`hidden_record_keys` alone: the values
+    it searches for, in and out of the guide, are those of whole records."""
+    from raterlab.design.verify import _values_of, hidden_needles, hidden_record_keys
+    from raterlab.protocol import load_study
+    from raterlab.settings import studies_dir
+
+    study = load_study(studies_dir() / f"{name}.yaml")
+    whole = read_generations(study)
+    keys = hidden_record_keys(study)
+    slim = whole.assign(record=[{k: r[k] for k in keys if k in r} for r in whole["record"]])
+    assert hidden_needles(study, slim) == hidden_needles(study, whole)
+    assert hidden_needles(study, whole) - {str(i) for i in whole["item_id"]}
+    guide = study.packet.guide_may_name
+    assert _values_of(study, slim, guide) == _values_of(study, whole, guide)
