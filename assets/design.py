@@ -220,7 +220,7 @@ def _packets_asset(
         ):
             yield step.skipped(outbox=dg.MetadataValue.path(str(outbox / step.study.name)))
             return
-        files = write_packets(step.study, key, decoded_generations(generations), outbox)
+        files = write_packets(step.study, key, generations, outbox)
         step.write({files_table: files})
         yield dg.MaterializeResult(
             metadata={

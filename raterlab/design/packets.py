@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from raterlab.csvsafe import neutralise
+from raterlab.design.generations import record_of
 from raterlab.design.instructions import packet_instructions
 from raterlab.design.pairs import shown_pair
 from raterlab.files import sha256_of
@@ -105,13 +106,13 @@ def _shown(study: Study, task: str, record: dict, swapped: bool) -> dict:
     return {key: record[key] for key in spec.shown}
 
 
-def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict]) -> list[str]:
+def _reference_lines(study: Study, rows: pd.DataFrame, records: dict[str, dict | str]) -> list[str]:
     lines = []
     swapped = rows["swapped"] if "swapped" in rows else pd.Series(False, index=rows.index)
     for tok, task, item_id, position, side in zip(
         rows["token"], rows["task"], rows["item_id"], rows["position"], swapped, strict=True
     ):
-        shown = _shown(study, task, records[item_id], bool(side))
+        shown = _shown(study, task, record_of(records[item_id]), bool(side))
         entry = {study.packet.item_column: tok, "position": int(position), "task": task, **shown}
         lines.append(json.dumps(entry, ensure_ascii=False))
     return lines
@@ -144,9 +145,10 @@ def finish_packet(
 
 
 def write_packet(
-    study: Study, rows: pd.DataFrame, records: dict[str, dict], target: Path
+    study: Study, rows: pd.DataFrame, records: dict[str, dict | str], target: Path
 ) -> list[dict]:
     """Write one packet (the rows of one annotator and batch, in position order) to ``target``.
+    ``records``: item id -> record, decoded or as stored (then decoded a row at a time).
 
     The folder is built beside ``target`` and moved into place, so a packet is never half
     written. Returns one row per file written: task, file, kind, n_rows, sha256.
@@ -187,7 +189,9 @@ def write_packet(
 def write_packets(
     study: Study, key: pd.DataFrame, generations: pd.DataFrame, outbox: Path
 ) -> pd.DataFrame:
-    """Write every packet in ``key`` (the sealed key, or the part of it for one round).
+    """Write every packet in ``key`` (the sealed key, or the part of it for one round), from
+    ``generations``' records, decoded or as stored (JSON text, decoded a row at a time: the
+    study's records are never held decoded).
 
     Returns one row per file: annotator_id, batch, round, task, file (path relative to the
     outbox), kind, n_rows, sha256.

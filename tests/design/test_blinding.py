@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -223,3 +224,15 @@ def test_the_scan_reads_only_the_hidden_record_keys(name: str) -> None:
     assert hidden_needles(study, whole) - {str(i) for i in whole["item_id"]}
     guide = study.packet.guide_may_name
     assert _values_of(study, slim, guide) == _values_of(study, whole, guide)
+
+
+def test_packets_from_stored_records_equal_those_from_decoded_ones(mini, built, tmp_path) -> None:
+    """The packets step passes the records as stored (JSON text), decoded a row at a time."""
+    generations, key = built
+    decoded = write_packets(mini, key, generations, tmp_path / "decoded")
+    text = generations.assign(
+        record=[json.dumps(r, ensure_ascii=False) for r in generations["record"]]
+    )
+    stored = write_packets(mini, key, text, tmp_path / "stored")
+    pd.testing.assert_frame_equal(stored, decoded)
+    assert (decoded["kind"] == "reference").any()
