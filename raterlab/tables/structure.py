@@ -40,15 +40,11 @@ def problems(con: duckdb.DuckDBPyConnection, table: Table, study: str | None = N
     """What is wrong with ``table`` in the warehouse against its declaration, each as one
     sentence naming the table, column, rule and value (empty: none). ``study`` limits the row
     checks to one study's rows."""
-    schema, name = table.name.split(".")
-    found = con.execute(
-        "SELECT column_name, data_type FROM information_schema.columns "
-        "WHERE table_catalog = current_database() AND table_schema = ? AND table_name = ? "
-        "ORDER BY ordinal_position",
-        [schema, name],
-    ).fetchall()
-    if not found:
+    try:
+        relation = con.table(table.name)  # 0.5 ms, the catalog's columns view 2-4 ms
+    except duckdb.CatalogException:
         return [f"{table.name}: missing (no such table or view)"]
+    found = list(zip(relation.columns, map(str, relation.types), strict=True))
     actual = dict(found)
     out = [
         f"{table.name}.{c.name}: declared column is missing (type {c.type})"
@@ -68,16 +64,23 @@ def problems(con: duckdb.DuckDBPyConnection, table: Table, study: str | None = N
     ]
     if out:
         return out
-    where, params = _where(study)
-    for column in table.names:
-        if table.nullable(column):
-            continue
-        condition = f"{quoted(column)} IS NULL"
-        clause = f"{where} AND {condition}" if where else f"WHERE {condition}"
-        n = con.execute(f"SELECT count(*) FROM {table.name} {clause}", params).fetchall()[0][0]
-        if n:
-            out.append(f"{table.name}.{column}: {n} rows are NULL (declared not null)")
+    out += _nulls(con, table, study)
     for columns in (table.key, *table.unique):
         if columns and (found_duplicates := _duplicates(con, table, columns, study)):
             out.append(found_duplicates)
     return out
+
+
+def _nulls(con: duckdb.DuckDBPyConnection, table: Table, study: str | None) -> list[str]:
+    """A sentence for each column declared not null that holds NULLs (one query)."""
+    columns = [c for c in table.names if not table.nullable(c)]
+    if not columns:
+        return []
+    where, params = _where(study)
+    counts = ", ".join(f"count(*) FILTER (WHERE {quoted(c)} IS NULL)" for c in columns)
+    found = con.execute(f"SELECT {counts} FROM {table.name} {where}", params).fetchone()
+    return [
+        f"{table.name}.{column}: {n} rows are NULL (declared not null)"
+        for column, n in zip(columns, found or (), strict=True)
+        if n
+    ]

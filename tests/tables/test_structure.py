@@ -77,6 +77,18 @@ def test_null_key_column(con) -> None:
     assert problems(con, PAIRS) == ["gold.pairs.a: 1 rows are NULL (declared not null)"]
 
 
+def test_nulls_counted_per_column_and_per_study(con) -> None:
+    con.execute(
+        "INSERT INTO gold.pairs VALUES ('s', NULL, NULL, 'n', 't3'), ('s', NULL, 4, 'n', 't4'), "
+        "('other', 'z', NULL, 'n', 't5')"
+    )
+    assert problems(con, PAIRS, "s") == [
+        "gold.pairs.a: 2 rows are NULL (declared not null)",
+        "gold.pairs.b: 1 rows are NULL (declared not null)",
+    ]
+    assert problems(con, PAIRS, "other") == ["gold.pairs.b: 1 rows are NULL (declared not null)"]
+
+
 def test_unique_set_counts_null_as_a_value(con) -> None:
     con.execute("INSERT INTO gold.pairs VALUES ('s', 'y', 1, NULL, 't1')")
     assert problems(con, PAIRS) == [
