@@ -87,6 +87,17 @@ def _names(con: duckdb.DuckDBPyConnection, database: str, kind: str) -> list[str
     ]
 
 
+def _views(con: duckdb.DuckDBPyConnection, database: str) -> dict[str, str]:
+    """The ``gold`` views of ``database``: name -> ``CREATE VIEW`` statement."""
+    return dict(
+        con.execute(
+            "SELECT view_name, sql FROM duckdb_views() WHERE database_name = ? AND schema_name = ?"
+            " AND NOT internal ORDER BY view_name",
+            [database, SCHEMA],
+        ).fetchall()
+    )
+
+
 def _unpublished(con: duckdb.DuckDBPyConnection) -> set[str]:
     """The gold tables written since they were last published (``staging.unpublished``)."""
     if not table_exists(con, UNPUBLISHED.name):
@@ -118,7 +129,8 @@ def publish(
     are taken from the previous published file, copied byte for byte, which spares copying
     the large ``gold.ratings`` and ``gold.rating_values`` after, say, an agreement run
     (figures in ``benchmarks/README.md``). ``None`` (the default, and what a caller unsure of
-    what it wrote should pass) copies every table. Views are always recreated, and tables no
+    what it wrote should pass) copies every table. Views are created again where their statement
+    changed (a kept view reads the tables copied beside it by name), and tables no
     longer in the warehouse dropped.
 
     The tables recorded in ``staging.unpublished`` (an earlier publish failed) are copied
@@ -159,14 +171,7 @@ def _copy(
 ) -> None:
     """Write the copy (see :func:`publish`): ``written`` (``gold.name``; ``None``: every
     table) copied from the warehouse, the other tables from the previous copy."""
-    views = [
-        sql
-        for (sql,) in con.execute(
-            "SELECT sql FROM duckdb_views() WHERE database_name = ? AND schema_name = ?"
-            " AND NOT internal ORDER BY view_name",
-            [database, SCHEMA],
-        ).fetchall()
-    ]
+    views = _views(con, database)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     partial.unlink(missing_ok=True)
@@ -177,8 +182,10 @@ def _copy(
         con.execute(f"CREATE SCHEMA IF NOT EXISTS {ALIAS}.{SCHEMA}")
         copied = {t.split(".", 1)[1] for t in written or ()}
         kept = set(_names(con, ALIAS, "tables")) - copied
+        same = {n for n, sql in _views(con, ALIAS).items() if views.get(n) == sql}
         for name in _names(con, ALIAS, "views"):
-            con.execute(f"DROP VIEW {ALIAS}.{SCHEMA}.{_quoted(name)}")
+            if name not in same:
+                con.execute(f"DROP VIEW {ALIAS}.{SCHEMA}.{_quoted(name)}")
         for name in _names(con, ALIAS, "tables"):
             if name not in kept or name not in current:
                 con.execute(f"DROP TABLE {ALIAS}.{SCHEMA}.{_quoted(name)}")
@@ -190,7 +197,7 @@ def _copy(
                 )
         con.execute(f"USE {ALIAS}")
         try:
-            unbound = _create_views(con, views)
+            unbound = _create_views(con, [v for n, v in views.items() if n not in same])
         finally:
             con.execute(f"USE {_quoted(database)}")
         if unbound:

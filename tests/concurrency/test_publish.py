@@ -160,3 +160,26 @@ def test_publishing_named_tables_keeps_the_others_from_the_previous_copy(tmp_pat
         assert session.query("SELECT count(*), max(tables) FROM main.published") == [[1, 2]]
     finally:
         session.close()
+
+
+def test_a_named_publish_keeps_unchanged_views_and_follows_changed_ones(tmp_path: Path) -> None:
+    db, target = tmp_path / "warehouse.duckdb", tmp_path / "published.duckdb"
+    _warehouse(db, 4)
+    with warehouse.connect(db) as con:
+        con.execute("CREATE VIEW gold.dropped AS SELECT 1 AS one")
+        publish(con, target)
+        warehouse.replace_study_rows(con, "gold.scores", "s", pd.DataFrame({"x": range(6)}))
+        con.execute("CREATE OR REPLACE VIEW gold.z_inner AS SELECT x * 3 AS x2 FROM gold.scores")
+        con.execute("DROP VIEW gold.dropped")
+        con.execute("CREATE VIEW gold.added AS SELECT count(*) AS n FROM gold.scores")
+        publish(con, target, tables=["gold.scores"])
+    session = Session(target)
+    try:
+        # a_outer was kept and reads the new z_inner over the new scores: 3 * (0 + ... + 5).
+        assert session.query("SELECT total FROM gold.a_outer") == [[45]]
+        assert session.query("SELECT n FROM gold.added") == [[6]]
+        views = "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1"
+        assert session.query(views) == [["a_outer"], ["added"], ["z_inner"]]
+        assert session.query("SELECT views FROM main.published") == [[3]]
+    finally:
+        session.close()
