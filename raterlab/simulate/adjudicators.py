@@ -37,6 +37,7 @@ from raterlab.adjudication.adjudicator_packet import (
 )
 from raterlab.adjudication.ingest import inbox_dir
 from raterlab.adjudication.staging import read_adjudication_key
+from raterlab.design.generations import record_of
 from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.files import write_atomic
@@ -225,12 +226,14 @@ def _csv_text(rows: list[dict[str, str]]) -> str:
 
 
 def _text_lengths(study: Study, generations: pd.DataFrame) -> dict[str, int]:
-    return {
-        str(i): sum(len(str(r.get(k, ""))) for k in study.tasks[t].shown)
-        for i, t, r in zip(
-            generations["item_id"], generations["task"], generations["record"], strict=True
-        )
-    }
+    """Characters each item of ``generations`` (records decoded or as stored) shows."""
+    out = {}
+    for i, t, text in zip(
+        generations["item_id"], generations["task"], generations["record"], strict=True
+    ):
+        record = record_of(text)
+        out[str(i)] = sum(len(str(record.get(k, ""))) for k in study.tasks[t].shown)
+    return out
 
 
 def fill_third_annotators(
@@ -241,10 +244,11 @@ def fill_third_annotators(
     generations: pd.DataFrame,
     seed: tuple[int, ...],
 ) -> tuple[list[str], int]:
-    """Fill every unreturned ``tiebreak`` template like a good rater; returns the inbox
-    files written and their rows."""
+    """Fill every unreturned ``tiebreak`` template like a good rater (``generations``: the
+    records as stored, those of the tie-break items decoded); returns the inbox files written
+    and their rows."""
     tiebreak = key[key["round"] == TIEBREAK_ROUND]
-    lengths = _text_lengths(study, generations)
+    lengths = _text_lengths(study, generations[generations["item_id"].isin(tiebreak["item_id"])])
     by_token = {
         t: (str(i), k, int(c), bool(s))
         for t, i, k, c, s in zip(
@@ -347,7 +351,7 @@ def simulate_adjudication(
             summary.decisions += n
             summary.errors += wrong
         key = read_table(con, "staging.blinding_key", study.name)
-        generations = read_table(con, "raw.generations", study.name, ("record",))
+        generations = read_table(con, "raw.generations", study.name)
     if key is not None and generations is not None and (key["round"] == TIEBREAK_ROUND).any():
         files, n_rows = fill_third_annotators(study, home, key, truths, generations, full_seed)
         summary.third_annotator_files = files

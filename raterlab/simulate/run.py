@@ -41,6 +41,7 @@ from raterlab.design.rounds import in_round, pilot_number, pilot_rounds
 from raterlab.files import write_atomic
 from raterlab.protocol import Study, Task
 from raterlab.protocol.pairwise import SUFFIXES
+from raterlab.protocol.rules import condition_keys
 from raterlab.settings import Home
 from raterlab.simulate.fill import TemplateRow, fill_file
 from raterlab.simulate.names import ROUNDS
@@ -130,7 +131,31 @@ def load_inputs(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFr
             f"no sealed key for study {study.name!r} in the warehouse: run the annotation job "
             "first (make demo)"
         )
-    return key, warehouse.decode_json(generations, JSON_COLUMNS)
+    return key, generations
+
+
+def _unread_keys(study: Study) -> dict[str, set[str]]:
+    """Per task, the shown keys the truth never reads: an item's prompts and responses, only
+    measured (:func:`_decoded`). Slice keys and the keys of edge-case conditions are read."""
+    wanted = set(study.slices) | {k for case in study.edge_cases for k in condition_keys(case.when)}
+    return {name: set(_shown_keys(task)) - wanted for name, task in study.tasks.items()}
+
+
+def _decoded(study: Study, generations: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]]:
+    """``generations`` (as stored) with JSON decoded, each record without the shown keys the
+    truth never reads, and the characters each item shows (a pair: both responses): a
+    million items' records held whole took about 3.6 GB."""
+    dropped = _unread_keys(study)
+    records, lengths = [], {}
+    for item_id, task, text in zip(
+        generations["item_id"], generations["task"], generations["record"], strict=True
+    ):
+        record = json.loads(text) if isinstance(text, str) else {}
+        shown = _shown_keys(study.tasks[task])
+        lengths[str(item_id)] = sum(len(str(record.get(k, ""))) for k in shown)
+        records.append({k: v for k, v in record.items() if k not in dropped[task]})
+    others = tuple(c for c in JSON_COLUMNS if c != "record")
+    return warehouse.decode_json(generations, others).assign(record=records), lengths
 
 
 def _sides(key: pd.DataFrame) -> pd.Series:
@@ -145,16 +170,6 @@ def _shown_keys(task: Task) -> list[str]:
     if task.pairwise is None:
         return task.shown
     return [*task.shown, *(task.pairwise.response + s for s in SUFFIXES)]
-
-
-def _text_lengths(study: Study, generations: pd.DataFrame) -> dict[str, int]:
-    """Characters an item shows (a pair: both responses, either side)."""
-    return {
-        str(item_id): sum(len(str(record.get(k, ""))) for k in _shown_keys(study.tasks[task]))
-        for item_id, task, record in zip(
-            generations["item_id"], generations["task"], generations["record"], strict=True
-        )
-    }
 
 
 def _template_tokens(path: Path, item_column: str) -> tuple[list[str], list[str]]:
@@ -350,12 +365,14 @@ def _context(
     generations: pd.DataFrame,
     profiles: dict[str, Profile],
 ) -> _Context:
-    """Everything filling a file needs: the drawn truth, the profiles, and the key by token."""
+    """Everything filling a file needs: the drawn truth, the profiles, and the key by token
+    (``generations`` as stored)."""
+    decoded, lengths = _decoded(study, generations)
     return _Context(
         study=study,
         home=home,
         seed=full_seed,
-        truth=draw_truth(study, generations, full_seed),
+        truth=draw_truth(study, decoded, full_seed),
         profiles=profiles,
         by_token={
             t: (str(i), k, int(c), bool(s))
@@ -363,7 +380,7 @@ def _context(
                 key["token"], key["item_id"], key["kind"], key["copy"], _sides(key), strict=True
             )
         },
-        text_length=_text_lengths(study, generations),
+        text_length=lengths,
         pilot_rounds=max(1, len(pilot_rounds(key["round"]))),
     )
 

@@ -302,3 +302,32 @@ def test_planted_text_is_one_json_dump(truth: list[dict]) -> None:
     text = b"".join(_planted_chunks(document, iter(truth))).decode("utf-8")
     expected = {**document, "truth": truth}
     assert text == json.dumps(expected, indent=1, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["correctness_ab", "empathy", "gold_tiers", "pairwise_arena", "plugin_triggers", "rag_triplet"],
+)
+def test_the_truth_is_drawn_alike_from_records_without_their_unread_shown_keys(name: str) -> None:
+    """The simulator keeps of each record what the truth reads and the length of what the item
+    shows: the truth and the lengths are those of whole records."""
+    from raterlab.design import read_generations
+    from raterlab.design.generations import JSON_COLUMNS
+    from raterlab.protocol import load_study
+    from raterlab.settings import studies_dir
+    from raterlab.simulate.run import _decoded, _shown_keys
+    from raterlab.simulate.truth import draw_truth
+
+    study = load_study(studies_dir() / f"{name}.yaml")
+    whole = read_generations(study)
+    stored = whole.assign(
+        **{c: [None if v is None else json.dumps(v) for v in whole[c]] for c in JSON_COLUMNS}
+    )
+    slim, lengths = _decoded(study, stored)
+    assert sum(map(len, slim["record"])) < sum(map(len, whole["record"]))
+    seed = (study.design.seed, 0)
+    assert draw_truth(study, slim, seed) == draw_truth(study, whole, seed)
+    assert lengths == {
+        str(i): sum(len(str(r.get(k, ""))) for k in _shown_keys(study.tasks[t]))
+        for i, t, r in zip(whole["item_id"], whole["task"], whole["record"], strict=True)
+    }
