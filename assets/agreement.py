@@ -16,27 +16,30 @@ from raterlab.agreement.incremental import (
 )
 from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, pilot_matrices
 from raterlab.agreement.plot import forest_plot
-from raterlab.agreement.study import ratings
+from raterlab.agreement.study import label_columns, ratings
 from raterlab.design.rounds import PILOT, latest_pilot_only, round_labels
 from raterlab.protocol import Study
 from raterlab.report.headline import headline_table
+from raterlab.tables.ddl import quoted
 from resources import Raterlab
 
 GROUP = "agreement"
 
 
-def _labels_of_round(rl: Raterlab, study: str, round_name: str | None) -> pd.DataFrame:
+def _labels_of_round(rl: Raterlab, study: Study, round_name: str | None) -> pd.DataFrame:
+    """The study's ``gold.labels`` (of one round) with the columns agreement reads."""
+    columns = label_columns(study)
     if round_name is None:
-        return study_frame(rl, "gold.labels", study)
+        return study_frame(rl, "gold.labels", study.name, columns=columns)
     with rl.warehouse(read_only=True) as con:
-        return round_labels(con, study, round_name)
+        return round_labels(con, study.name, round_name, ", ".join(map(quoted, columns)))
 
 
 def study_ratings(raterlab: Raterlab, study: Study, round_name: str | None = None) -> pd.DataFrame:
     """Ordinary ratings of a study (of one round, ``pilot`` standing for every pilot round)
     with the item attributes its slices use (no other record key); only the rated items'
     records are decoded."""
-    labels = _labels_of_round(raterlab, study.name, round_name)
+    labels = _labels_of_round(raterlab, study, round_name)
     generations = generations_text(raterlab, study.name)
     if len(labels):
         generations = generations[generations["item_id"].isin(labels["item_id"])]

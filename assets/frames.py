@@ -7,16 +7,22 @@ import pandas as pd
 
 from raterlab import warehouse as wh
 from raterlab.design.generations import JSON_COLUMNS, decode_records
+from raterlab.tables.ddl import quoted
 from resources import Raterlab
 
 
 def study_frame(
-    rl: Raterlab, table: str, study: str, json_columns: tuple[str, ...] = ()
+    rl: Raterlab,
+    table: str,
+    study: str,
+    json_columns: tuple[str, ...] = (),
+    columns: Collection[str] | None = None,
 ) -> pd.DataFrame:
     """``study``'s rows of ``table`` (empty before the table exists), ``json_columns``
-    decoded."""
+    decoded; only ``columns`` when given."""
+    listed = "*" if columns is None else ", ".join(quoted(c) for c in columns)
     with rl.warehouse(read_only=True) as con:
-        return wh.decode_json(wh.read_study_rows(con, table, study), json_columns)
+        return wh.decode_json(wh.read_study_rows(con, table, study, listed), json_columns)
 
 
 def optional_frame(rl: Raterlab, table: str, study: str) -> pd.DataFrame | None:

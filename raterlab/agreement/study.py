@@ -45,6 +45,7 @@ from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.coefficients import applies
 from raterlab.protocol.study import Threshold
+from raterlab.tables.ingest import LABELS
 
 AGREEMENT_COLUMNS = (
     "task",
@@ -65,6 +66,28 @@ AGREEMENT_COLUMNS = (
     "computed_at",
 )
 BUILTIN_KEYS = ("task", "tier", "round", "stratum")
+
+
+READ_COLUMNS = (
+    "rating_id",
+    "task",
+    "item_id",
+    "annotator_id",
+    "field",
+    "value",
+    "value_num",
+    "kind",
+    "copy",
+    "round",
+)
+"""The columns of ``gold.labels`` agreement reads (its provenance, notes, times and tokens
+would be carried on every rating of a study's frames)."""
+
+
+def label_columns(study: Study) -> list[str]:
+    """:data:`READ_COLUMNS` and any other ``gold.labels`` column the study slices by."""
+    extra = [c for c in study.slices if c in LABELS.names and c not in READ_COLUMNS]
+    return [*READ_COLUMNS, *extra]
 
 
 def ratings(

@@ -62,10 +62,12 @@ def in_round(names: pd.Series, round_name: str) -> pd.Series:
     return is_pilot(names) if round_name == PILOT else (names == round_name)
 
 
-def round_labels(con: duckdb.DuckDBPyConnection, study: str, round_name: str) -> pd.DataFrame:
+def round_labels(
+    con: duckdb.DuckDBPyConnection, study: str, round_name: str, columns: str = "*"
+) -> pd.DataFrame:
     """``study``'s rows of ``gold.labels`` of one round (``pilot``: every pilot round), the
     round filtered in the query: a study without a pilot reads no ratings for its pilot
-    agreement. Empty before the table exists."""
+    agreement. Only ``columns`` (SQL) when given. Empty before the table exists."""
     if not warehouse.table_exists(con, "gold.labels"):
         return pd.DataFrame()
     names = con.execute(
@@ -73,7 +75,7 @@ def round_labels(con: duckdb.DuckDBPyConnection, study: str, round_name: str) ->
     ).fetchall()
     names = pd.Series([n for (n,) in names], dtype=object)
     wanted = names[in_round(names, round_name)].tolist()
-    return warehouse.read_study_rows(con, "gold.labels", study, among=("round", wanted))
+    return warehouse.read_study_rows(con, "gold.labels", study, columns, ("round", wanted))
 
 
 def latest_pilot_only(rows: pd.DataFrame) -> pd.DataFrame:

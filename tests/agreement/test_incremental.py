@@ -21,6 +21,7 @@ from raterlab.agreement.incremental import (
 )
 from raterlab.agreement.study import agreement_tables, rating_fields
 from raterlab.protocol import CategoricalField, load_study
+from raterlab.tables.ingest import LABELS
 from resources import Raterlab
 from tests.conftest import BUNDLED, STUDIES
 from tests.consensus.conftest import build_home
@@ -120,3 +121,24 @@ def test_the_agreement_asset_computes_again_only_the_task_whose_ratings_changed(
         con.execute("DELETE FROM staging.step_inputs WHERE step LIKE 'agreement%'")
     assert _materialize(resource)["recomputed"].value is True
     pd.testing.assert_frame_equal(_stored(home), incremental)
+
+
+def test_agreement_read_from_its_label_columns_equals_agreement_from_whole_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = yaml.safe_load((STUDIES / "gold_tiers.yaml").read_text())
+    lines = (STUDIES / "gold_tiers" / "generations.jsonl").read_text().splitlines()
+    _, home = build_home(tmp_path, data, [json.loads(line) for line in lines][::4])
+    resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
+    study = resource.study("gold_tiers")
+    slim = agreement_assets.study_ratings(resource, study)
+    pilot = agreement_assets.study_ratings(resource, study, "pilot")
+    monkeypatch.setattr(agreement_assets, "label_columns", lambda s: LABELS.names[1:])
+    whole = agreement_assets.study_ratings(resource, study)
+    assert {"notes", "token", "source_file"} <= set(whole) - set(slim)
+    assert len(slim) == len(whole) > 0
+    assert len(pilot) == len(agreement_assets.study_ratings(resource, study, "pilot"))
+    for name, table in agreement_tables(study, slim).items():
+        pd.testing.assert_frame_equal(
+            _sorted(table), _sorted(agreement_tables(study, whole)[name]), obj=name
+        )
