@@ -395,6 +395,18 @@ def text_objects(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
     return values[codes]
 
 
+def shared_text(values: pd.Series) -> pd.Series:
+    """A text column as Python strings (NaN where missing), one object per distinct value,
+    as :func:`text_objects` makes them: an Arrow-backed column's ``astype(object)`` makes
+    one per row (a million ratings' seven label columns: about 400 MB). Other columns are
+    only cast."""
+    if not isinstance(values.dtype, pd.StringDtype):
+        return values.astype(object)
+    codes, uniques = pd.factorize(values)
+    table = np.array([*uniques, float("nan")], dtype=object)
+    return pd.Series(table[codes], index=values.index, dtype=object, name=values.name)
+
+
 def read_table(
     con: duckdb.DuckDBPyConnection, table: str, study: str, json_columns: tuple[str, ...] = ()
 ) -> pd.DataFrame | None:

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.warehouse import shared_text
 
 ALL = "all"
 EVERYONE = "*"
@@ -172,13 +173,13 @@ def prepare(
     rows["likert"] = np.array([i.likert for i in info], dtype=bool)
     rows["numeric"] = np.array([i.numeric for i in info], dtype=bool)
     number = pd.to_numeric(rows["value_num"], errors="coerce").astype(float)
-    text = rows["value"].astype(object)
+    text = shared_text(rows["value"])
     rows["x"] = np.where(rows["numeric"], number, text).astype(object)
     missing = np.where(rows["numeric"], number.isna(), text.isna() | (text == "skip"))
     rows = rows.loc[~missing]
     rows["copy"] = rows["copy"].astype(int)
     for column in ("annotator_id", "task", "item_id", "field", "kind", "round", "batch"):
-        rows[column] = rows[column].astype(object)
+        rows[column] = shared_text(rows[column])
     attributes = item_attributes(generations, routed, keys=study.slices)
     extra = [c for c in attributes.columns if c not in rows.columns or c == "item_id"]
     rows = rows.merge(attributes[extra], on="item_id", how="left")

@@ -69,3 +69,14 @@ def test_empty_study_and_missing_table(con) -> None:
         empty, _arrow_path(con, "gold.t").iloc[:0], check_index_type=False
     )
     assert wh.read_table(con, "gold.missing", "s") is None
+
+
+def test_shared_text_equals_astype_object_with_one_object_per_value(con) -> None:
+    rows = wh.read_study_rows(con, "gold.t", "s")
+    for column in ("item_id", "notes", "field"):
+        shared = wh.shared_text(rows[column])
+        pd.testing.assert_series_equal(shared, rows[column].astype(object))
+        texts = [v for v in shared if isinstance(v, str)]
+        assert len({id(v) for v in texts}) == len(set(texts))
+    assert wh.shared_text(rows["notes"]).isna().sum() == rows["notes"].isna().sum() > 0
+    pd.testing.assert_series_equal(wh.shared_text(rows["n"]), rows["n"].astype(object))
