@@ -78,7 +78,7 @@ def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
     rows = latest_pilot_only(rows[rows["value"].notna()][list(RATING_COLUMNS)])
     rows = rows.reset_index(drop=True)
     text = [c for c in RATING_COLUMNS if c not in ("rating_id", "value_num", "time_spent_s")]
-    return rows.astype({c: object for c in text})
+    return rows.assign(**{c: warehouse.shared_text(rows[c]) for c in text})
 
 
 @dataclass
