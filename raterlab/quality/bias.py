@@ -104,7 +104,6 @@ def ordinary_ratings(rows: pd.DataFrame) -> pd.DataFrame:
     """Ordinary first-copy ratings (``kind = item``), one per annotator, item and field; a
     third annotator's tie-break ratings (disputed items only) are left out."""
     own = rows[ordinary(rows) & (rows["round"] != TIEBREAK_ROUND)]
-    own = own.copy()
     return own.drop_duplicates(["annotator_id", *ITEM])
 
 
