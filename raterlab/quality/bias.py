@@ -71,6 +71,7 @@ import pandas as pd
 from scipy import stats
 
 from raterlab.agreement import AgreementUndefined, bootstrap_ci, krippendorff_alpha
+from raterlab.agreement.study import unit_matrix
 from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.protocol import Study
@@ -362,7 +363,7 @@ def scale_use_metrics(study: Study, rows: pd.DataFrame) -> list[dict]:
 def _alpha(part: pd.DataFrame, likert: bool, interval: bool = False) -> tuple[float, int, tuple]:
     """Alpha of one field's ratings, its number of pairable items and, if asked, its 95%
     bootstrap interval (resampling items)."""
-    matrix = part.pivot_table(index="item_id", columns="annotator_id", values="x", aggfunc="first")
+    matrix = unit_matrix(part, "item_id", "x")
     matrix = matrix[matrix.notna().sum(axis=1) >= 2]
     none = (np.nan, np.nan)
     if len(matrix) < 2:
@@ -384,7 +385,7 @@ def _alpha(part: pd.DataFrame, likert: bool, interval: bool = False) -> tuple[fl
 def item_disagreement(part: pd.DataFrame, likert: bool) -> pd.Series:
     """Per item rated by two or more: the mean over rater pairs of ``|x_a - x_b|`` (Likert)
     or of ``x_a != x_b`` (binary, categorical)."""
-    matrix = part.pivot_table(index="item_id", columns="annotator_id", values="x", aggfunc="first")
+    matrix = unit_matrix(part, "item_id", "x")
     values = matrix.to_numpy(dtype=object)
     rated = pd.notna(values)
     keep = rated.sum(axis=1) >= 2

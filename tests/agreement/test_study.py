@@ -323,3 +323,27 @@ def test_the_agreement_tables_are_the_ones_declared_for_the_agreement_asset() ->
     assert set(frames) == {n for n, t in TABLES.items() if t.written_by == "agreement"}
     expected = threshold_results(study, frames["gold.agreement"])
     assert frames["staging.agreement_thresholds"].equals(expected)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_unit_matrix_is_pivot_table_first(seed: int) -> None:
+    """Duplicates, missing values (NaN and None), units and annotators with nothing: the
+    same frame as ``pivot_table(aggfunc="first")``."""
+    from raterlab.agreement.study import unit_matrix
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 60))
+    values = [None, np.nan, "1", "2", "3"]
+    rows = pd.DataFrame(
+        {
+            "item_id": [f"i{k}" for k in rng.integers(0, 12, n)],
+            "annotator_id": [f"a{k}" for k in rng.integers(0, 5, n)],
+            "value": [values[k] for k in rng.integers(0, len(values), n)],
+            "value_num": np.where(rng.random(n) < 0.3, np.nan, rng.integers(1, 6, n)),
+        }
+    )
+    for column in ("value", "value_num"):
+        expected = rows.pivot_table(
+            index="item_id", columns="annotator_id", values=column, aggfunc="first"
+        )
+        pd.testing.assert_frame_equal(unit_matrix(rows, "item_id", column), expected)
