@@ -58,6 +58,7 @@ class PooledSqliteEventLogStorage(SqliteEventLogStorage):
     def __init__(self, dagster_home: str, inst_data: ConfigurableClassData | None = None):
         self._engines: OrderedDict[str, Engine] = OrderedDict()
         self._pid = os.getpid()
+        self._tables: set[str] = set()
         super().__init__(os.path.join(dagster_home, "history", "runs", ""), inst_data)
 
     @classmethod
@@ -103,12 +104,22 @@ class PooledSqliteEventLogStorage(SqliteEventLogStorage):
             if wrote and shard != INDEX_SHARD_NAME:
                 os.utime(self.path_for_shard(shard))
 
+    def has_table(self, table_name: str) -> bool:
+        """Whether the index database has ``table_name``, remembered once it has: Dagster
+        asks before storing each asset event and check evaluation, and its own answer opens
+        a new engine and connection every time (about 1 ms; 0.4 s of a 1,000-item loop).
+        A table is only ever added (by a migration), so a missing one is asked again."""
+        if table_name not in self._tables and super().has_table(table_name):
+            self._tables.add(table_name)
+        return table_name in self._tables
+
     def _close_all(self) -> None:
         while self._engines:
             self._engines.popitem()[1].dispose()
 
     def wipe(self) -> None:
         self._close_all()
+        self._tables.clear()
         super().wipe()
 
     def dispose(self) -> None:

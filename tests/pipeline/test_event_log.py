@@ -100,3 +100,27 @@ def test_at_most_a_few_connections_stay_open(tmp_path: Path, monkeypatch):
     finally:
         instance.dispose()
     assert not storage._engines
+
+
+def test_a_table_is_looked_for_until_found_then_remembered(tmp_path: Path, monkeypatch):
+    instance = _instance(tmp_path, monkeypatch)
+    storage = instance.event_log_storage
+    asked: list[str] = []
+    original = SqliteEventLogStorage.has_table
+
+    def counting(self, name: str) -> bool:
+        asked.append(name)
+        return original(self, name)
+
+    monkeypatch.setattr(SqliteEventLogStorage, "has_table", counting)
+    try:
+        assert storage.has_table("asset_check_executions")
+        assert storage.has_table("asset_check_executions")
+        assert not storage.has_table("no_such_table")
+        assert not storage.has_table("no_such_table")
+        assert asked == ["asset_check_executions", "no_such_table", "no_such_table"]
+        storage.wipe()
+        assert storage.has_table("asset_check_executions")
+        assert asked[-1] == "asset_check_executions"
+    finally:
+        instance.dispose()
