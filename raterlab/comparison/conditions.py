@@ -215,15 +215,15 @@ def _contrast(
 def _adjusted(
     units: pd.DataFrame, ratings: pd.DataFrame, is_level: pd.Series, pair: str | None
 ) -> dict:
-    cluster = pair or "item_id"
     design = units.assign(treated=is_level[units.index].astype(float))
-    columns = list(dict.fromkeys(["item_id", "treated", cluster]))
-    raw = ratings.merge(design[columns].drop_duplicates("item_id"), on="item_id")
+    design = design.drop_duplicates("item_id").set_index("item_id")
+    raw = ratings[ratings["item_id"].isin(design.index)]  # an inner join, in ratings' order
+    cluster = raw["item_id"].map(design[pair]) if pair else raw["item_id"]
     fit = stats.rater_adjusted(
         raw["value_num"].to_numpy(),
-        raw["treated"].to_numpy(),
+        raw["item_id"].map(design["treated"]).to_numpy(),
         raw["annotator_id"].astype(str).to_numpy(),
-        raw[cluster].astype(str).to_numpy(),
+        cluster.astype(str).to_numpy(),
     )
     return {
         "adjusted_diff": fit.estimate,
