@@ -18,6 +18,12 @@ write to a run's database therefore touches the file's modification time, which 
 sees as a modification (inotify's ``IN_ATTRIB``; a polling watcher compares the time); a read
 does not (the watcher's own reads would wake it again).
 
+Two more things differ, both for speed: a write commits without waiting for the disk
+(SQLite's ``synchronous=NORMAL``, in the write-ahead-log mode Dagster puts its databases in:
+safe from corruption, though a power cut may lose the last events; a commit waited for an
+fsync, 0.2 ms or more, about 700 times a run), and the tables Dagster looks for before each
+asset event are remembered once found.
+
 The shipped instance config (``pipelines/dagster.yaml``) selects it; a team's own config
 (Postgres, see ``docs/operations.md``) is left as it is.
 """
@@ -25,6 +31,7 @@ The shipped instance config (``pipelines/dagster.yaml``) selects it; a team's ow
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -38,11 +45,21 @@ from dagster._core.storage.event_log.sqlite.sqlite_event_log import (
 from dagster._core.storage.sql import create_engine
 from dagster._core.storage.sqlite import SQLITE_BUSY_TIMEOUT_SECONDS
 from dagster._serdes import ConfigurableClassData
+from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
 KEPT = 4
 """Connections kept open per process: the index and the latest run databases."""
+
+
+def _synchronous_normal_in_wal(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+    """In write-ahead-log mode (Dagster's), commit without waiting for the disk: SQLite's
+    ``synchronous=NORMAL``, safe from corruption in that mode; a power cut may lose the last
+    events, not the database. A commit waited for an fsync (0.2-0.7 ms; about 700 a run)."""
+    (mode,) = dbapi_connection.execute("PRAGMA journal_mode").fetchone()
+    if str(mode).lower() == "wal":
+        dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
 
 def _changes(conn: Connection) -> int:
@@ -84,6 +101,7 @@ class PooledSqliteEventLogStorage(SqliteEventLogStorage):
                 poolclass=StaticPool,
                 connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS, "check_same_thread": False},
             )
+            event.listen(engine, "connect", _synchronous_normal_in_wal)
         self._engines[shard] = engine
         while len(self._engines) > KEPT:
             self._engines.popitem(last=False)[1].dispose()
@@ -94,8 +112,10 @@ class PooledSqliteEventLogStorage(SqliteEventLogStorage):
         with self._db_lock:
             engine = self._engine(shard)
             if shard not in self._initialized_dbs:
-                self._initdb(engine)
+                self._initdb(engine)  # a new database is put in WAL mode here
                 self._initialized_dbs.add(shard)
+                with engine.connect() as conn:
+                    _synchronous_normal_in_wal(conn.connection.dbapi_connection, None)
             with engine.connect() as conn:
                 before = _changes(conn)
                 with conn.begin():

@@ -124,3 +124,16 @@ def test_a_table_is_looked_for_until_found_then_remembered(tmp_path: Path, monke
         assert asked[-1] == "asset_check_executions"
     finally:
         instance.dispose()
+
+
+def test_events_are_committed_without_waiting_for_the_disk_in_wal_mode(tmp_path: Path, monkeypatch):
+    instance = _instance(tmp_path, monkeypatch)
+    try:
+        result = tiny.execute_in_process(instance=instance)
+        storage = instance.event_log_storage
+        for shard in ("index", result.run_id):
+            with storage._connect(shard) as conn:
+                assert conn.exec_driver_sql("PRAGMA journal_mode").fetchall() == [("wal",)]
+                assert conn.exec_driver_sql("PRAGMA synchronous").fetchall() == [(1,)]  # NORMAL
+    finally:
+        instance.dispose()
