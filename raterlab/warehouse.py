@@ -398,8 +398,8 @@ def text_objects(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
 def shared_text(values: pd.Series) -> pd.Series:
     """A text column as Python strings (NaN where missing), one object per distinct value,
     as :func:`text_objects` makes them: an Arrow-backed column's ``astype(object)`` makes
-    one per row (a million ratings' seven label columns: about 400 MB). Other columns are
-    only cast."""
+    one per row (about 60 bytes a cell: 400 MB for seven columns of a million rows). Other
+    columns are only cast."""
     if not isinstance(values.dtype, pd.StringDtype):
         return values.astype(object)
     codes, uniques = pd.factorize(values)
