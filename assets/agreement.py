@@ -41,8 +41,7 @@ def study_ratings(raterlab: Raterlab, study: Study, round_name: str | None = Non
     records are decoded."""
     labels = _labels_of_round(raterlab, study, round_name)
     generations = generations_text(raterlab, study.name)
-    if len(labels):
-        generations = generations[generations["item_id"].isin(labels["item_id"])]
+    generations = generations[generations["item_id"].isin(labels["item_id"])]
     items = decoded_generations(generations, keys=study.slices)[["item_id", "task", "record"]]
     routed = study_frame(raterlab, "staging.routed_items", study.name)
     items = items.merge(routed[["item_id", "tier", "stratum"]], on="item_id", how="left")

@@ -232,3 +232,21 @@ def test_bundled_files_declare_the_schema() -> None:
 def test_every_export_format_a_study_may_name_has_an_exporter() -> None:
     """The study file's vocabulary (protocol) and the exporters (exports) name the same formats."""
     assert tuple(FORMATS) == EXPORT_FORMATS
+
+
+def test_a_study_read_again_is_parsed_once_and_follows_its_files(mini_path: Path) -> None:
+    first = load_study(mini_path)
+    assert load_study(mini_path) is first  # the same text: parsed once per process
+    data = yaml.safe_load(mini_path.read_text())
+    data["title"] = "Edited"
+    mini_path.write_text(yaml.safe_dump(data, sort_keys=False))
+    edited = load_study(mini_path)
+    assert edited.title == "Edited" and first.title != "Edited"
+    mini_path.write_text(yaml.safe_dump({**data, "tasks": {}}, sort_keys=False))
+    with pytest.raises(StudyError):
+        load_study(mini_path)
+    mini_path.write_text(yaml.safe_dump(data, sort_keys=False))
+    assert load_study(mini_path) is edited
+    (mini_path.parent / "mini" / "guide.md").unlink()  # the files beside it are checked each time
+    with pytest.raises(StudyError, match="does not exist next to the study file"):
+        load_study(mini_path)

@@ -1,0 +1,40 @@
+"""A run freezes what its process holds (resources.freeze_heap): the garbage is collected
+first, and later garbage is still collected."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import dagster as dg
+import pytest
+
+from resources import YOUNG_OBJECTS, Raterlab
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.me = self  # a reference cycle: only the collector frees it
+
+
+@pytest.fixture
+def restored_collector():
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+def test_a_run_freezes_the_heap_after_collecting_it(restored_collector) -> None:
+    before = _Node()
+    gone_before = weakref.ref(before)
+    del before
+    Raterlab().setup_for_execution(dg.build_init_resource_context())
+    assert gone_before() is None  # collected, not frozen
+    assert gc.get_freeze_count() > 0
+    assert gc.get_threshold()[0] == YOUNG_OBJECTS
+    after = _Node()
+    gone_after = weakref.ref(after)
+    del after
+    gc.collect()
+    assert gone_after() is None  # what a run makes is collected as before
