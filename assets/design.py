@@ -41,6 +41,7 @@ from raterlab.design.verify import (
 )
 from raterlab.errors import StudyChanged
 from raterlab.ingest.changes import follow_study
+from raterlab.planning.study_precision import planned_precision
 from resources import Raterlab
 
 GROUP = "design"
@@ -140,8 +141,10 @@ def routed_items_asset(step: StudyStep) -> dg.MaterializeResult:
 def assignments(step: StudyStep) -> dg.MaterializeResult:
     """Who rates what, in which batch: overlap by tier, pilot (and the repeated pilot rounds
     of ``staging.pilot_rounds``), spot checks, hidden duplicates, attention checks and
-    calibration items, in ``staging.assignments``. Skipped when the study, the routed items,
-    the pilot rounds and the generations are those of the last write."""
+    calibration items, in ``staging.assignments``; and the interval width the design plans
+    for each threshold, in ``staging.planned_precision`` (for the report). Skipped when the
+    study, the routed items, the pilot rounds and the generations are those of the last
+    write."""
     routed = step.frame("staging.routed_items")
     repeats = step.optional_frame("staging.pilot_rounds")
     generations = step.generations_text()
@@ -150,7 +153,8 @@ def assignments(step: StudyStep) -> dg.MaterializeResult:
     rounds = 1 + (0 if repeats is None else len(repeats))
     decoded = decoded_generations(generations, record_keys(step.study))
     table = assign(step.study, routed, decoded, pilot_rounds=rounds)
-    step.write({"staging.assignments": table})
+    planned = planned_precision(step.study, decoded)
+    step.write({"staging.assignments": table, "staging.planned_precision": planned})
     load = table.groupby(["annotator_id", "kind"]).size().unstack(fill_value=0)
     return dg.MaterializeResult(
         metadata={"rows": len(table), "load": dg.MetadataValue.md(load.to_markdown())}

@@ -19,6 +19,7 @@ from raterlab.warehouse import read_table
 READ = (
     "staging.routed_items",
     "staging.assignments",
+    "staging.planned_precision",
     "staging.pilot_gate",
     "gold.pilot_gates",
     "gold.agreement",

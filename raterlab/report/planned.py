@@ -37,11 +37,17 @@ def achieved_rows(thresholds: pd.DataFrame, pilot_gates: pd.DataFrame) -> pd.Dat
 
 
 def planned_and_achieved(
-    study: Study, thresholds: pd.DataFrame, pilot_gates: pd.DataFrame
+    study: Study,
+    thresholds: pd.DataFrame,
+    pilot_gates: pd.DataFrame,
+    planned: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """:func:`raterlab.planning.study_precision.planned_precision` of ``study`` joined with
-    :func:`achieved_rows`; empty when the study declares no threshold."""
-    planned = planned_precision(study)
+    """``planned`` (``staging.planned_precision``, which the assignment step writes; computed
+    here by :func:`raterlab.planning.study_precision.planned_precision` when ``None``, as for
+    a warehouse written before that table) joined with :func:`achieved_rows`; empty when the
+    study declares no threshold."""
+    if planned is None:
+        planned = planned_precision(study)
     if planned.empty:
         return pd.DataFrame(columns=COLUMNS)
     joined = planned_against_achieved(planned, achieved_rows(thresholds, pilot_gates))

@@ -268,7 +268,12 @@ def agreement(inputs: ReportInputs) -> Section:
             if len(thresholds) > 12
             else table(thresholds, flag=failing),
         )
-    planned = planned_and_achieved(study, thresholds, inputs.get("gold.pilot_gates"))
+    planned = planned_and_achieved(
+        study,
+        thresholds,
+        inputs.get("gold.pilot_gates"),
+        inputs.tables.get("staging.planned_precision"),
+    )
     if len(planned):
         wider = planned["achieved_ci_width"] > planned["planned_ci_width"]
         section.add(

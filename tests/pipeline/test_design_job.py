@@ -9,7 +9,10 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
+import pandas as pd
 
+from raterlab.planning.study_precision import planned_precision
+from raterlab.protocol import load_study
 from tests.conftest import MINI_STUDY, REPO, mini_records, write_study
 
 
@@ -67,6 +70,12 @@ def test_in_process_materialization_of_a_bundled_study(tmp_path: Path, monkeypat
     con = duckdb.connect(str(tmp_path / "home" / "warehouse.duckdb"), read_only=True)
     n_items = con.execute("SELECT count(*) FROM raw.generations WHERE role = 'item'").fetchone()
     assert n_items == (100,)
+    # The planned widths the report shows are written once, by the assignment step.
+    stored = con.execute(
+        "SELECT * FROM staging.planned_precision WHERE study = 'correctness_ab'"
+    ).df()
+    expected = planned_precision(load_study(REPO / "studies" / "correctness_ab.yaml"))
+    pd.testing.assert_frame_equal(stored, expected, check_dtype=False)
     outbox = tmp_path / "home" / "outbox" / "correctness_ab"
     assert sorted(p.name for p in outbox.iterdir()) == ["ann_kim", "ann_ortiz"]
     assert (outbox / "ann_kim" / "pilot" / "ann_kim_annotations.csv").is_file()

@@ -13,7 +13,7 @@ from raterlab.cli import main
 from raterlab.design import read_generations
 from raterlab.design.assignment import assign
 from raterlab.design.feasibility import kappa_half_width
-from raterlab.design.routing import routed_items
+from raterlab.design.routing import record_keys, routed_items
 from raterlab.planning.agreement_units import simulated_width
 from raterlab.planning.study_precision import (
     COLUMNS,
@@ -21,7 +21,7 @@ from raterlab.planning.study_precision import (
     planned_precision,
 )
 from raterlab.protocol import load_study
-from tests.conftest import STUDIES
+from tests.conftest import BUNDLED, STUDIES
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +119,18 @@ def test_a_threshold_no_unit_of_the_design_can_reach_says_so(correctness):
     table = planned_precision(single, read_generations(study))
     assert table["planned_ci_width"].isna().all()
     assert table["note"].str.contains("0 unit\\(s\\) rated by two or more annotators").all()
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_records_decoded_for_routing_alone_plan_the_same_widths(name: str) -> None:
+    """The assignment step plans from records decoded for the keys routing and assignment
+    read (``record_keys``); the widths are those of the whole records."""
+    study = load_study(STUDIES / f"{name}.yaml")
+    generations = read_generations(study)
+    keys = record_keys(study)
+    trimmed = generations.assign(
+        record=[{k: r[k] for k in keys if k in r} for r in generations["record"]]
+    )
+    pd.testing.assert_frame_equal(
+        planned_precision(study, trimmed), planned_precision(study, generations)
+    )

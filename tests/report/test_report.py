@@ -132,3 +132,27 @@ def test_planned_precision_beside_achieved(reports):
     for row in planned.itertuples():
         assert row.threshold in agreement
         assert f"{row.planned_ci_width:.3g}"[:4] in agreement
+
+
+def test_the_planned_widths_are_read_from_the_warehouse_when_there(monkeypatch):
+    """``staging.planned_precision`` (written once by the assignment step) is what the page
+    shows; the widths are simulated again only for a warehouse without it."""
+    import pandas as pd
+
+    from raterlab.planning.study_precision import planned_precision
+    from raterlab.report import planned as planned_module
+
+    study = load_study(STUDIES / "correctness_ab.yaml")
+    stored = planned_precision(study).assign(planned_ci_width=0.123)
+    no_achieved = pd.DataFrame(
+        columns=["threshold", "task", "field", "slice", "n_units", "ci_low", "ci_high"]
+    )
+
+    def simulated(_study):
+        raise AssertionError("planned widths simulated again")
+
+    monkeypatch.setattr(planned_module, "planned_precision", simulated)
+    shown = planned_module.planned_and_achieved(study, no_achieved, pd.DataFrame(), stored)
+    assert (shown["planned_ci_width"] == 0.123).all() and len(shown) == len(stored)
+    with pytest.raises(AssertionError, match="simulated again"):
+        planned_module.planned_and_achieved(study, no_achieved, pd.DataFrame())
