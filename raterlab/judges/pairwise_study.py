@@ -79,9 +79,8 @@ def pairwise_judge_rows(
     if study.judges is not None:
         n = study.judges.resamples if resamples is None else resamples
         seed = stable_int(study.name, study.design.seed, "pairwise_judges")
-        for pair in paired_fields(study, verdicts, consensus, records, tiers):
-            if isinstance(pair.spec, PairwiseField):
-                rows.append(_row(pair, n, study.judges.confidence, seed))
+        for pair in paired_fields(study, verdicts, consensus, records, tiers, (PairwiseField,)):
+            rows.append(_row(pair, n, study.judges.confidence, seed))
     return pd.DataFrame(rows, columns=columns)
 
 

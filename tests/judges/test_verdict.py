@@ -366,3 +366,48 @@ def test_the_judge_files_text_changes_with_any_imported_file(tmp_path: Path) -> 
     (folder / "b.csv").write_text("item_id,judge\n")
     assert imported_files(folder).splitlines()[0] == changed
     assert len(imported_files(folder).splitlines()) == 2
+
+
+def test_paired_fields_of_some_kinds_are_those_of_every_field(tmp_path: Path) -> None:
+    """``paired_fields(kinds=...)`` (what the pairwise judges read) leaves out the other
+    fields before pairing, and pairs the rest exactly as the whole call does."""
+    from raterlab.judges.verdict_study import paired_fields, study_data
+    from raterlab.protocol import BinaryField, LikertField
+
+    home = _gold_tiers(tmp_path)
+    resource = Raterlab(home=str(home.root), studies=str(tmp_path / "studies"))
+    assert dg.materialize(
+        dg.load_assets_from_modules([consensus]),
+        partition_key="gold_tiers",
+        resources={"raterlab": resource},
+        instance=dg.DagsterInstance.ephemeral(),
+    ).success
+    study = load_study(tmp_path / "studies" / "gold_tiers.yaml")
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        data = study_data(con, study, home)
+    args = (study, data.verdicts, data.consensus, data.records, data.tiers)
+
+    def plain(values) -> list:
+        return [None if pd.isna(v) else v for v in values]
+
+    def seen(pairs) -> list[tuple]:
+        return [
+            (
+                p.task,
+                p.judge,
+                p.field,
+                p.slice,
+                p.runs.index.tolist(),
+                plain(p.units),
+                plain(p.judged),
+                plain(p.human),
+            )
+            for p in pairs
+        ]
+
+    every = list(paired_fields(*args))
+    assert {type(p.spec) for p in every} >= {BinaryField, LikertField}
+    for kinds in ((LikertField,), (BinaryField,)):
+        assert seen(paired_fields(*args, kinds)) == seen(
+            p for p in every if isinstance(p.spec, kinds)
+        )
