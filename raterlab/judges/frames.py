@@ -97,14 +97,15 @@ def _judge_arrays(
 def slice_masks(
     slices: Mapping[str, Mapping[str, object]] | None, units: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """A unit mask per slice ``key=level``, for every level some unit has."""
+    """A unit mask per slice ``key=level``, for every level some unit has (a unit belongs to
+    the level its value reads as, as text)."""
     masks = {}
     for key, mapping in (slices or {}).items():
-        values = pd.Series([mapping.get(u) for u in units], dtype=object)
-        for level in sorted({str(v) for v in values if v is not None and not pd.isna(v)}):
-            masks[f"{key}={level}"] = values.map(lambda v, lv=level: str(v) == lv).to_numpy(
-                dtype=bool
-            )
+        values = [mapping.get(u) for u in units]
+        text = np.array([str(v) for v in values], dtype=object)
+        levels = {t for v, t in zip(values, text, strict=True) if v is not None and not pd.isna(v)}
+        for level in sorted(levels):
+            masks[f"{key}={level}"] = np.asarray(text == level, dtype=bool)
     return masks
 
 

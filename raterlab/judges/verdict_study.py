@@ -118,7 +118,11 @@ def paired_fields(
         spec = study.tasks[str(task)].fields[str(field)]
         agreed = agreed_of.get((task, field), consensus.iloc[:0])
         human_of = dict(
-            zip(agreed["item_id"].astype(str).to_numpy(dtype=object), agreed["value"], strict=True)
+            zip(
+                agreed["item_id"].astype(str).to_numpy(dtype=object),
+                agreed["value"].to_numpy(dtype=object),
+                strict=True,
+            )
         )
         items = rows["item_id"].astype(str).to_numpy(dtype=object)
         units = np.array(sorted(set(items) & set(human_of)), dtype=object)
