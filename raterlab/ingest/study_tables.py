@@ -11,7 +11,7 @@ rules reject (held until replaced; :mod:`raterlab.ingest.changes`).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import duckdb
 import pandas as pd
@@ -160,9 +160,33 @@ def _or_empty(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
     return pd.DataFrame(columns=columns) if frame is None else frame
 
 
-def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
-    """Read one study's tables (missing tables read as empty)."""
+def load_tables(con: duckdb.DuckDBPyConnection, study: Study, ratings: bool = True) -> StudyTables:
+    """Read one study's tables (missing tables read as empty). Without ``ratings``, the
+    items' tables alone (generations, routing, promotions), for a reader of records and
+    tiers: labels, ratings, key and adjudications are empty (a 100,000-item study's labels
+    and counting ratings cost about 1.5 s)."""
+    if not ratings:
+        return _item_tables(con, study)
     labels = _or_empty(warehouse.read_table(con, "gold.labels", study.name), names(LABELS)[1:])
+    key = _or_empty(
+        warehouse.read_table(con, "staging.blinding_key", study.name),
+        list(KEY_COLUMNS),
+    )
+    adjudications = _or_empty(
+        warehouse.read_table(con, "gold.adjudications", study.name), names(ADJUDICATIONS)[1:]
+    )
+    items = _item_tables(con, study)
+    return replace(
+        items,
+        labels=labels,
+        ratings=counting_ratings(study, labels),
+        key=key,
+        adjudications=adjudications,
+    )
+
+
+def _item_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
+    """:func:`load_tables` without the labels, ratings, key and adjudications (empty)."""
     generations = _or_empty(
         warehouse.read_table(con, "raw.generations", study.name),
         ["item_id", "task", "role", "record"],
@@ -171,22 +195,16 @@ def load_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
         warehouse.read_table(con, "staging.routed_items", study.name),
         ["item_id", "task", "tier", "tier_rule", "stratum", "sampled"],
     )
-    key = _or_empty(
-        warehouse.read_table(con, "staging.blinding_key", study.name),
-        list(KEY_COLUMNS),
-    )
-    adjudications = _or_empty(
-        warehouse.read_table(con, "gold.adjudications", study.name), names(ADJUDICATIONS)[1:]
-    )
     promotions = _or_empty(
         warehouse.read_table(con, "gold.promotions", study.name), ["item_id", "tier", "to_tier"]
     )
+    labels = pd.DataFrame(columns=names(LABELS)[1:])
     return StudyTables(
         labels=labels,
         ratings=counting_ratings(study, labels),
         generations=generations,
         routed=apply_promotions(routed, promotions),
-        key=key,
-        adjudications=adjudications,
+        key=pd.DataFrame(columns=list(KEY_COLUMNS)),
+        adjudications=pd.DataFrame(columns=names(ADJUDICATIONS)[1:]),
         promoted=frozenset(promotions["item_id"]),
     )

@@ -346,8 +346,9 @@ class StudyData:
 
 
 def study_data(con: duckdb.DuckDBPyConnection, study: Study, home: Home) -> StudyData:
-    """The study's verdicts (every run), consensus, item records and tiers."""
-    tables, keys = load_tables(con, study), record_keys(study)
+    """The study's verdicts (every run), consensus, item records and tiers (the items' tables
+    alone are read: no label)."""
+    tables, keys = load_tables(con, study, ratings=False), record_keys(study)
     verdicts = study_verdicts(
         study, tables.decoded_generations(keys), judges_dir(home.root, study.name)
     )

@@ -123,3 +123,18 @@ def test_the_stored_queue_is_what_a_fresh_build_gives(loop_home, monkeypatch) ->
     pd.testing.assert_frame_equal(again, fresh)
     assert not (after["state"] == "open").any()
     assert (after["state"] == "issued").any()
+
+
+def test_the_item_tables_alone_are_those_of_the_whole_read(loop_home) -> None:
+    """``load_tables(ratings=False)`` (what the judge steps read) gives the same records,
+    tiers and generations as the whole read, without reading any label."""
+    study, home = loop_home
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        whole = load_tables(con, study)
+        items = load_tables(con, study, ratings=False)
+    assert len(whole.labels) and len(whole.ratings)
+    assert items.labels.empty and items.ratings.empty and items.key.empty
+    pd.testing.assert_frame_equal(items.generations, whole.generations)
+    pd.testing.assert_frame_equal(items.routed, whole.routed)
+    assert items.records() == whole.records() and items.tiers() == whole.tiers()
+    assert items.promoted == whole.promoted
