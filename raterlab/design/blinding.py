@@ -38,6 +38,8 @@ from raterlab.errors import SecretMismatch
 from raterlab.protocol import Study
 
 TOKEN_LENGTH = 12
+TOKEN_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz234567")
+"""The characters of a token (:func:`token`: lowercase base32)."""
 KEY_COLUMNS = (*ASSIGNMENT_COLUMNS, "position", "token", "swapped")
 """Columns of the sealed key (``staging.blinding_key``), as :func:`seal` returns them."""
 

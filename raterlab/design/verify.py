@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import ahocorasick
 import pandas as pd
 
+from raterlab.design.blinding import TOKEN_ALPHABET, TOKEN_LENGTH
 from raterlab.design.rounds import is_pilot, latest_pilot_only
 from raterlab.protocol import Study, Task
 from raterlab.protocol.pairwise import SUFFIXES, pair_hidden_keys
@@ -201,27 +203,60 @@ def needle_automaton(needles: set[str]) -> ahocorasick.Automaton:
     return automaton
 
 
-def first_needle(automaton: ahocorasick.Automaton, longest: int, text: str) -> str | None:
+def first_needle(
+    automaton: ahocorasick.Automaton,
+    longest: int,
+    text: str,
+    skip: Callable[[int, int], bool] | None = None,
+) -> str | None:
     """The needle a leftmost-longest search finds first in ``text`` (the leftmost start, the
-    longest needle there), or None. Matches come in order of their end; once a match ends
-    more than ``longest`` characters after the best start so far, none can start earlier."""
+    longest needle there), or None; a match ``skip(start, end)`` says is no leak is passed
+    over. Matches come in order of their end; once a match ends more than ``longest``
+    characters after the best start so far, none can start earlier."""
     best: tuple[int, str] | None = None
     for end, needle in automaton.iter(text):
         start = end - len(needle) + 1
         if best is not None and end - longest + 1 > best[0]:
             break
+        if skip is not None and skip(start, end):
+            continue
         if best is None or (start, -len(needle)) < (best[0], -len(best[1])):
             best = (start, needle)
     return best[1] if best else None
 
 
+def inside_token(text: str, start: int, end: int, is_token: Callable[[str], bool]) -> bool:
+    """Whether ``text[start:end + 1]`` lies inside a packet row's opaque token: the run of
+    token characters around it is :data:`~raterlab.design.blinding.TOKEN_LENGTH` long and
+    ``is_token`` knows it. A short item id such as ``att3`` is in about one token in 100,000
+    by chance (9 places, 32^4 strings); that is no leak."""
+    if not all(c in TOKEN_ALPHABET for c in text[start : end + 1]):
+        return False
+    left, right = start, end + 1
+    while left > 0 and text[left - 1] in TOKEN_ALPHABET and start - left < TOKEN_LENGTH:
+        left -= 1
+    while right < len(text) and text[right] in TOKEN_ALPHABET and right - end <= TOKEN_LENGTH:
+        right += 1
+    return right - left == TOKEN_LENGTH and is_token(text[left:right])
+
+
+def _token_skip(text: str, is_token: Callable[[str], bool]) -> Callable[[int, int], bool]:
+    return lambda start, end: inside_token(text, start, end, is_token)
+
+
 def verify_no_hidden_values(
-    study: Study, generations: pd.DataFrame, files: pd.DataFrame, outbox: Path
+    study: Study,
+    generations: pd.DataFrame,
+    files: pd.DataFrame,
+    outbox: Path,
+    is_token: Callable[[str], bool] | None = None,
 ) -> Result:
     """No packet file holds a hidden value, a hidden key, or a source item id, anywhere but
     inside the shown values of the items it presents (substring search: a needle inside a
-    longer word is found too); a pair's reference line holds nothing but its token, position,
-    task and shown keys (so neither its sides nor its systems)."""
+    longer word is found too) and inside the rows' opaque tokens (:func:`inside_token`, when
+    ``is_token`` says which words are tokens: a token is random text, and holds a short id by
+    chance); a pair's reference line holds nothing but its token, position, task and shown
+    keys (so neither its sides nor its systems)."""
     needles = hidden_needles(study, generations)
     automaton = needle_automaton(needles) if needles else None
     longest = max(map(len, needles), default=0)
@@ -243,6 +278,7 @@ def verify_no_hidden_values(
                     problems.append(f"{file}:{number} shows a pair with key(s) {extra}")
             text = "\n".join(json.dumps(_unshown(study, e), ensure_ascii=False) for e in entries)
         search = guide_automaton if guide and Path(file).name == guide else automaton
-        if search is not None and (found := first_needle(search, longest, text)):
+        skip = None if is_token is None else _token_skip(text, is_token)
+        if search is not None and (found := first_needle(search, longest, text, skip)):
             problems.append(f"{file} holds hidden value {found[:40]!r}")
     return problems, {"files_scanned": len(files), "values_searched": len(needles)}

@@ -236,3 +236,43 @@ def test_packets_from_stored_records_equal_those_from_decoded_ones(mini, built, 
     stored = write_packets(mini, key, text, tmp_path / "stored")
     pd.testing.assert_frame_equal(stored, decoded)
     assert (decoded["kind"] == "reference").any()
+
+
+def test_an_id_inside_a_token_is_chance_not_a_leak(mini, built, tmp_path: Path) -> None:
+    """A token is random base32 text: a short item id inside one (``att3`` in
+    ``2njf7att3qon``) is no leak when the scan knows the tokens; the same id glued into any
+    other word still is."""
+    generations, key = built
+    files = write_packets(mini, key, generations, tmp_path)
+    template = tmp_path / "mini" / "a1" / "pilot" / "a1_answer_annotations.csv"
+    token = next(csv.reader(template.read_text().splitlines()[1:2]))[1]
+    inside = token[3:8]  # an "item id" that this token holds by chance
+    generations = pd.concat(
+        [generations, generations.iloc[[0]].assign(item_id=inside)], ignore_index=True
+    )
+    is_token = set(key["token"]).__contains__
+    assert verify_no_hidden_values(mini, generations, files, tmp_path, is_token)[0] == []
+    problems, _ = verify_no_hidden_values(mini, generations, files, tmp_path)
+    assert f"mini/a1/pilot/a1_answer_annotations.csv holds hidden value {inside!r}" in problems
+    word = f"q{inside}zzzzzz"  # twelve token characters, not a token
+    assert len(word) == 12 and not is_token(word)
+    template.write_text(template.read_text().replace("\n", f",{word}\n", 1))
+    problems, _ = verify_no_hidden_values(mini, generations, files, tmp_path, is_token)
+    assert problems == [f"mini/a1/pilot/a1_answer_annotations.csv holds hidden value {inside!r}"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("x,abcdatt3qonz,y", True),  # the whole 12-character run is a token
+        ("x,abcdatt3qonzz,y", False),  # 13 token characters: not a token
+        ("x,bcdatt3qonz,y", False),  # 11
+        ("x,abcdatt3qonz", True),  # at the end of the text
+        ("abcdatt3qonz,", True),  # at the start
+    ],
+)
+def test_inside_token_needs_exactly_a_known_token(text: str, found: bool) -> None:
+    from raterlab.design.verify import inside_token
+
+    start = text.index("att3")
+    assert inside_token(text, start, start + 3, {"abcdatt3qonz"}.__contains__) is found
