@@ -29,6 +29,7 @@ from raterlab.design import (
     seal,
     write_packets,
 )
+from raterlab.design.blinding import is_sealed_token
 from raterlab.design.cost import tier_costs
 from raterlab.design.packets import on_disk
 from raterlab.design.rounds import in_round
@@ -319,12 +320,7 @@ def _sealed_token(raterlab: Raterlab, study: str) -> Callable[[str], bool]:
     @cache
     def is_token(word: str) -> bool:
         with raterlab.warehouse(read_only=True) as con:
-            return bool(
-                con.execute(
-                    "SELECT 1 FROM staging.blinding_key WHERE study = ? AND token = ? LIMIT 1",
-                    [study, word],
-                ).fetchall()
-            )
+            return is_sealed_token(con, study, word)
 
     return is_token
 

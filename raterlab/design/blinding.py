@@ -60,6 +60,16 @@ def _sealed_rows(con: duckdb.DuckDBPyConnection | None) -> list[tuple]:
     ).fetchall()
 
 
+def is_sealed_token(con: duckdb.DuckDBPyConnection, study: str, word: str) -> bool:
+    """Whether ``word`` is one of ``study``'s tokens in the sealed key."""
+    return bool(
+        con.execute(
+            "SELECT 1 FROM staging.blinding_key WHERE study = ? AND token = ? LIMIT 1",
+            [study, word],
+        ).fetchall()
+    )
+
+
 def load_or_create_secret(path: Path, con: duckdb.DuckDBPyConnection | None = None) -> bytes:
     """The installation's blinding secret: 32 random bytes, created on first use with mode
     0600 from the start (``O_EXCL``, never readable by others, even for a moment).

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -240,10 +241,6 @@ def inside_token(text: str, start: int, end: int, is_token: Callable[[str], bool
     return right - left == TOKEN_LENGTH and is_token(text[left:right])
 
 
-def _token_skip(text: str, is_token: Callable[[str], bool]) -> Callable[[int, int], bool]:
-    return lambda start, end: inside_token(text, start, end, is_token)
-
-
 def verify_no_hidden_values(
     study: Study,
     generations: pd.DataFrame,
@@ -278,7 +275,7 @@ def verify_no_hidden_values(
                     problems.append(f"{file}:{number} shows a pair with key(s) {extra}")
             text = "\n".join(json.dumps(_unshown(study, e), ensure_ascii=False) for e in entries)
         search = guide_automaton if guide and Path(file).name == guide else automaton
-        skip = None if is_token is None else _token_skip(text, is_token)
+        skip = None if is_token is None else partial(inside_token, text, is_token=is_token)
         if search is not None and (found := first_needle(search, longest, text, skip)):
             problems.append(f"{file} holds hidden value {found[:40]!r}")
     return problems, {"files_scanned": len(files), "values_searched": len(needles)}

@@ -276,3 +276,19 @@ def test_inside_token_needs_exactly_a_known_token(text: str, found: bool) -> Non
 
     start = text.index("att3")
     assert inside_token(text, start, start + 3, {"abcdatt3qonz"}.__contains__) is found
+
+
+def test_a_sealed_token_is_looked_up_in_its_study_key(built) -> None:
+    """What the packet check asks of the warehouse for a word a needle was found in."""
+    import duckdb
+
+    from raterlab.design.blinding import is_sealed_token
+
+    _, key = built
+    con = duckdb.connect()
+    con.execute("CREATE SCHEMA staging")
+    con.execute("CREATE TABLE staging.blinding_key AS SELECT 'mini' AS study, * FROM key")
+    first = str(key["token"].iloc[0])
+    assert is_sealed_token(con, "mini", first)
+    assert not is_sealed_token(con, "other", first)
+    assert not is_sealed_token(con, "mini", "abcdefghijkl")
