@@ -25,6 +25,7 @@ from assets.partitions import study_partitions
 from assets.tables import create_tables, structure_results, structure_specs, table_metadata
 from raterlab import memo
 from raterlab import warehouse as wh
+from raterlab.heap import return_freed_memory
 from raterlab.protocol import Study
 from raterlab.publish import publish
 from raterlab.tables import written_by
@@ -219,7 +220,9 @@ def study_asset(
     body that yields (an asset whose output is optional) stays a generator. The structural
     checks of the gold tables the asset writes (``<table>_structure``,
     :func:`assets.tables.structure_specs`) are the asset's own and are evaluated in its step,
-    after the body returns."""
+    after the body returns. What the body freed is given back to the system as it ends
+    (:func:`raterlab.heap.return_freed_memory`), so that the run's next step starts from
+    what the process holds, not from what this one held at its peak."""
 
     def decorate(body: Body) -> dg.AssetsDefinition:
         asset_name = name or body.__name__
@@ -235,7 +238,10 @@ def study_asset(
             def compute(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> Iterator[dg.MaterializeResult]:
-                yield from body(step(context, raterlab))
+                try:
+                    yield from body(step(context, raterlab))
+                finally:
+                    return_freed_memory()
 
         else:
 
@@ -243,7 +249,10 @@ def study_asset(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> dg.MaterializeResult:
                 this = step(context, raterlab)
-                result = body(this)
+                try:
+                    result = body(this)
+                finally:
+                    return_freed_memory()
                 this.remember_tables()
                 if not checks:
                     return result
