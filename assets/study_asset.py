@@ -220,9 +220,10 @@ def study_asset(
     body that yields (an asset whose output is optional) stays a generator. The structural
     checks of the gold tables the asset writes (``<table>_structure``,
     :func:`assets.tables.structure_specs`) are the asset's own and are evaluated in its step,
-    after the body returns. What the body freed is given back to the system as it ends
-    (:func:`raterlab.heap.return_freed_memory`), so that the run's next step starts from
-    what the process holds, not from what this one held at its peak."""
+    after the body returns. What the process freed is given back to the system before the
+    body and after it (:func:`raterlab.heap.return_freed_memory`; before: what an asset
+    check run since freed), so that each step starts from what the process holds, not from
+    what the steps before it held at their peaks."""
 
     def decorate(body: Body) -> dg.AssetsDefinition:
         asset_name = name or body.__name__
@@ -238,6 +239,7 @@ def study_asset(
             def compute(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> Iterator[dg.MaterializeResult]:
+                return_freed_memory()
                 try:
                     yield from body(step(context, raterlab))
                 finally:
@@ -249,6 +251,7 @@ def study_asset(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> dg.MaterializeResult:
                 this = step(context, raterlab)
+                return_freed_memory()
                 try:
                     result = body(this)
                 finally:

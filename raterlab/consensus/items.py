@@ -44,7 +44,8 @@ def build_items(
     """``gold.items`` rows of one study (without ``study``): sampled ordinary items.
     ``generations`` is ``raw.generations`` as stored: each record, JSON text, is kept as it
     is, and only the keys the table shows as columns are decoded (a record's prompts and
-    responses are most of its size)."""
+    responses are most of its size), and held as the same Python strings, not copied into
+    a string column (twice, at 100 MB each for 100,000 items: the sort copies it again)."""
     if routed.empty:
         return pd.DataFrame(columns=names(ITEMS)[1:])
     sampled = routed[routed["sampled"].astype(bool)]
@@ -56,7 +57,7 @@ def build_items(
     frame["condition"] = [_text(r.get("condition")) for r in recs]
     frame["model"] = [_text(next((r[k] for k in MODEL_KEYS if k in r), None)) for r in recs]
     frame["category"] = [_text(r.get(category)) if category else None for r in recs]
-    frame["record"] = kept
+    frame["record"] = pd.Series(kept, index=frame.index, dtype=object)  # the strings, uncopied
     counted = latest_pilot_only(key[ordinary(key)]) if len(key) else key
     assigned = counted.groupby("item_id").size() if len(counted) else pd.Series(dtype=int)
     raters = (
