@@ -17,7 +17,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -408,12 +408,18 @@ def shared_text(values: pd.Series) -> pd.Series:
 
 
 def read_table(
-    con: duckdb.DuckDBPyConnection, table: str, study: str, json_columns: tuple[str, ...] = ()
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    study: str,
+    json_columns: tuple[str, ...] = (),
+    columns: Sequence[str] | None = None,
 ) -> pd.DataFrame | None:
-    """``study``'s rows of ``table``, or ``None`` when the table does not exist yet."""
+    """``study``'s rows of ``table`` (only ``columns``, when given), or ``None`` when the
+    table does not exist yet."""
     if not table_exists(con, table):
         return None
-    arrow = _study_arrow(con, table, study)
+    listed = "*" if columns is None else ", ".join(f'"{c}"' for c in columns)
+    arrow = _study_arrow(con, table, study, listed)
     text = [
         f.name
         for f in arrow.schema

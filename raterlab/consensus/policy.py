@@ -123,6 +123,11 @@ def _groups(ratings: pd.DataFrame, flags: tuple[str, ...] = ()) -> pd.DataFrame:
     ).astype({"low": bool, "flagged": bool})
 
 
+def _disputed_groups(study: Study, ratings: pd.DataFrame) -> pd.DataFrame:
+    """:func:`_groups` flagging the notes ``consensus.adjudicate.notes_contain`` names."""
+    return _groups(ratings, tuple(study.consensus.adjudicate.notes_contain))
+
+
 def _items_where(groups: pd.DataFrame, column: str) -> set[tuple[str, str]]:
     hit = groups[groups[column].astype(bool)]
     return set(zip(hit["task"], hit["item_id"], strict=True))
@@ -138,11 +143,18 @@ def _agreement(spec, values: list[str]) -> float:
     return Counter(values).most_common(1)[0][1] / len(values)
 
 
-def find_disputes(study: Study, ratings: pd.DataFrame, tiers: dict[str, str]) -> pd.DataFrame:
+def find_disputes(
+    study: Study,
+    ratings: pd.DataFrame,
+    tiers: dict[str, str],
+    groups: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Fields to adjudicate under ``consensus.adjudicate`` (see the module doc), with the
-    reasons (comma-separated), the agreement among the ratings and their number."""
+    reasons (comma-separated), the agreement among the ratings and their number. ``groups``:
+    the ratings' :func:`_disputed_groups`, when the caller has them already."""
     rule = study.consensus.adjudicate
-    groups = _groups(ratings, tuple(rule.notes_contain))
+    if groups is None:
+        groups = _disputed_groups(study, ratings)
     uncertain_items = _items_where(groups, "low") if rule.uncertain else set()
     flagged_items = _items_where(groups, "flagged")
     rows = []
@@ -356,11 +368,11 @@ def _field_grid(study: Study, ratings: pd.DataFrame, tiers: dict[str, str]) -> p
         for field in study.tasks[task].rating_fields
     ]
     frame = pd.DataFrame(grid, columns=["task", "item_id", "field"])
-    groups = _groups(ratings)
+    groups = _disputed_groups(study, ratings)
     frame = frame.merge(groups[["task", "item_id", "field", "values", "confidences"]], how="left")
     for column in ("values", "confidences"):
         frame[column] = frame[column].map(lambda v: v if isinstance(v, list) else [])
-    disputes = find_disputes(study, ratings, tiers)
+    disputes = find_disputes(study, ratings, tiers, groups)
     return frame.merge(disputes[["task", "item_id", "field", "reasons"]], how="left")
 
 

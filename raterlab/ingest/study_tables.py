@@ -25,7 +25,6 @@ from raterlab.ingest.changes import held_out
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 from raterlab.tables import names
 from raterlab.tables.adjudication import ADJUDICATIONS
-from raterlab.tables.ingest import LABELS
 
 RATING_COLUMNS = (
     "rating_id",
@@ -41,6 +40,12 @@ RATING_COLUMNS = (
     "round",
     "batch",
 )
+
+
+LABELS_READ = (*RATING_COLUMNS, "kind", "copy")
+"""The columns of ``gold.labels`` :attr:`StudyTables.labels` holds: what the counting
+ratings, the adjudicators' cards and the returned third ratings are made of (not the token,
+source file, row, hash and time of ingest: 40 MB of 100,000 items' labels)."""
 
 
 def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
@@ -86,7 +91,7 @@ class StudyTables:
     """One study's rows of every table consensus and adjudication need."""
 
     labels: pd.DataFrame
-    """``gold.labels`` (all kinds)."""
+    """``gold.labels`` (all kinds), its :data:`LABELS_READ`."""
     ratings: pd.DataFrame
     """The ratings that count (:func:`counting_ratings`)."""
     generations: pd.DataFrame
@@ -167,7 +172,10 @@ def load_tables(con: duckdb.DuckDBPyConnection, study: Study, ratings: bool = Tr
     and counting ratings cost about 1.5 s)."""
     if not ratings:
         return _item_tables(con, study)
-    labels = _or_empty(warehouse.read_table(con, "gold.labels", study.name), names(LABELS)[1:])
+    labels = _or_empty(
+        warehouse.read_table(con, "gold.labels", study.name, columns=LABELS_READ),
+        list(LABELS_READ),
+    )
     key = _or_empty(
         warehouse.read_table(con, "staging.blinding_key", study.name),
         list(KEY_COLUMNS),
@@ -198,7 +206,7 @@ def _item_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     promotions = _or_empty(
         warehouse.read_table(con, "gold.promotions", study.name), ["item_id", "tier", "to_tier"]
     )
-    labels = pd.DataFrame(columns=names(LABELS)[1:])
+    labels = pd.DataFrame(columns=list(LABELS_READ))
     return StudyTables(
         labels=labels,
         ratings=counting_ratings(study, labels),

@@ -11,15 +11,16 @@ import pytest
 
 from raterlab import warehouse
 from raterlab.adjudication import stored_queue
+from raterlab.adjudication.cases import item_cards
 from raterlab.adjudication.ingest import ingest_inbox
 from raterlab.adjudication.packets import issue_packets
-from raterlab.adjudication.queue import build_queue
+from raterlab.adjudication.queue import build_queue, returned_tiebreaks
 from raterlab.adjudication.staging import read_adjudication_key
 from raterlab.adjudication.stored_queue import refresh_queue
 from raterlab.consensus import draft
 from raterlab.consensus.policy import compute_consensus
 from raterlab.gold.build import build_consensus
-from raterlab.ingest.study_tables import load_tables
+from raterlab.ingest.study_tables import LABELS_READ, counting_ratings, load_tables
 from raterlab.simulate.adjudicators import simulate_adjudication
 from tests.consensus.conftest import SECRET
 
@@ -138,3 +139,20 @@ def test_the_item_tables_alone_are_those_of_the_whole_read(loop_home) -> None:
     pd.testing.assert_frame_equal(items.routed, whole.routed)
     assert items.records() == whole.records() and items.tiers() == whole.tiers()
     assert items.promoted == whole.promoted
+
+
+def test_the_labels_read_make_the_ratings_and_cards_of_the_whole_table(loop_home) -> None:
+    """``load_tables`` reads only the label columns its readers use (``LABELS_READ``): the
+    counting ratings, returned third ratings and adjudicator cards are those of every
+    column of ``gold.labels``."""
+    study, home = loop_home
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        tables = load_tables(con, study)
+        every = warehouse.read_table(con, "gold.labels", study.name)
+    assert list(tables.labels.columns) == list(LABELS_READ)
+    assert {"token", "source_file", "ingested_at"} <= set(every.columns)
+    pd.testing.assert_frame_equal(tables.labels, every[list(LABELS_READ)])
+    pd.testing.assert_frame_equal(tables.ratings, counting_ratings(study, every))
+    whole = dataclasses.replace(tables, labels=every)
+    assert returned_tiebreaks(tables) == returned_tiebreaks(whole)
+    assert item_cards(study, tables.labels) == item_cards(study, every)
