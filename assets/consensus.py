@@ -29,8 +29,8 @@ from raterlab.exports import exporters_for
 from raterlab.exports.bundle import load_bundle
 from raterlab.exports.write import write_exports
 from raterlab.gold.build import CONSENSUS_TABLES, build_consensus
-from raterlab.gold.contract import REPORT_FOLDER, validate_gold
-from raterlab.ingest.study_tables import counting_ratings, load_tables
+from raterlab.gold.contract import ITEM_COLUMNS, REPORT_FOLDER, validate_gold
+from raterlab.ingest.study_tables import LABELS_READ, counting_ratings, load_tables
 from raterlab.warehouse import read_table
 from resources import Raterlab
 
@@ -205,10 +205,10 @@ def gold_table_contract(
     results (or the Data Docs are gone); otherwise the stored results are the verdict."""
     study = raterlab.study(context.partition_key)
     with raterlab.warehouse(read_only=True) as con:
-        labels = read_table(con, "gold.labels", study.name)
+        labels = read_table(con, "gold.labels", study.name, columns=LABELS_READ)
         key = read_table(con, "staging.blinding_key", study.name)
         gold = read_table(con, "gold.consensus", study.name)
-        items = read_table(con, "gold.items", study.name)  # records as JSON text: unchecked
+        items = read_table(con, "gold.items", study.name, columns=ITEM_COLUMNS)
     ratings = counting_ratings(study, labels)
     key = pd.DataFrame(columns=list(KEY_COLUMNS)) if key is None else key
     reports = raterlab.paths.reports / study.name
