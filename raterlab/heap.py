@@ -6,7 +6,7 @@ freed below a live block stays resident. A Dagster run executes its steps one af
 other in one process, so what one step freed (its frames of a whole study) stayed resident
 under the next: at 100,000 items ``malloc_trim(0)`` after ``consensus``, ``agreement`` or
 ``rater_quality`` gave back 200-410 MB of 860-1,160 MB (glibc's heaps held 250-460 MB free),
-in 10-20 ms (``benchmarks/README.md``, "Memory per step").
+in 10-20 ms (``benchmarks/README.md``, "End to end").
 """
 
 import ctypes
