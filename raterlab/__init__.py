@@ -27,11 +27,10 @@ faster):
   step": a 30,000-item study's run peaked at 1,141 MB with ``MALLOC_ARENA_MAX=2``, 1,636 MB
   without, the same code under loads of 4.0 and 6.3).
 
-A setting of the user's own is left as it is (for
-glibc: ``MALLOC_ARENA_MAX`` or ``GLIBC_TUNABLES`` in the environment). Polars writes its
-defaults into ``_RJEM_MALLOC_CONF`` when imported (``dirty_decay_ms:500,muzzy_decay_ms:1000``)
-and appends what was there before, the last setting winning: raterlab's comes after its
-defaults.
+A setting of the user's own is left as it is (for glibc: ``MALLOC_ARENA_MAX`` or
+``GLIBC_TUNABLES`` in the environment). Polars writes its defaults into
+``_RJEM_MALLOC_CONF`` when imported (``dirty_decay_ms:500,muzzy_decay_ms:1000``) and appends
+what was there before, the last setting winning: raterlab's comes after its defaults.
 """
 
 import ctypes

@@ -48,7 +48,7 @@ ITEM_STATUSES = ("resolved", "unresolved", "excluded", "unrated")
 
 ITEM_COLUMNS = tuple(n for n in names(ITEMS)[1:] if n != "record")
 """The columns of ``gold.items`` the contract reads: all but the records (JSON text, which it
-does not check: 110 MB at 100,000 items)."""
+does not check: about 100 MB at 100,000 items)."""
 
 REPORT_FOLDER = "gold_contract"
 

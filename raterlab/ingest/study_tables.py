@@ -45,7 +45,7 @@ RATING_COLUMNS = (
 LABELS_READ = (*RATING_COLUMNS, "kind", "copy")
 """The columns of ``gold.labels`` :attr:`StudyTables.labels` holds: what the counting
 ratings, the adjudicators' cards and the returned third ratings are made of (not the token,
-source file, row, hash and time of ingest: 40 MB of 100,000 items' labels)."""
+source file, row, hash and time of ingest)."""
 
 
 def counting_ratings(study: Study, labels: pd.DataFrame) -> pd.DataFrame:
