@@ -413,13 +413,14 @@ def read_table(
     study: str,
     json_columns: tuple[str, ...] = (),
     columns: Sequence[str] | None = None,
+    among: tuple[str, list] | None = None,
 ) -> pd.DataFrame | None:
-    """``study``'s rows of ``table`` (only ``columns``, when given), or ``None`` when the
-    table does not exist yet."""
+    """``study``'s rows of ``table`` (only ``columns``, when given; ``among`` as
+    :func:`read_study_rows` takes it), or ``None`` when the table does not exist yet."""
     if not table_exists(con, table):
         return None
     listed = "*" if columns is None else ", ".join(f'"{c}"' for c in columns)
-    arrow = _study_arrow(con, table, study, listed)
+    arrow = _study_arrow(con, table, study, listed, among)
     text = [
         f.name
         for f in arrow.schema

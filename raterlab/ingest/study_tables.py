@@ -10,7 +10,7 @@ rules reject (held until replaced; :mod:`raterlab.ingest.changes`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 import duckdb
@@ -94,23 +94,35 @@ class StudyTables:
     """``gold.labels`` (all kinds), its :data:`LABELS_READ`."""
     ratings: pd.DataFrame
     """The ratings that count (:func:`counting_ratings`)."""
-    generations: pd.DataFrame
-    """``raw.generations``, ``record`` as JSON text: decoded only by the readers that need
-    the items' records (:meth:`records`, :meth:`decoded_generations`), about 5 us per
-    item for each of the several readers of a run that do not."""
     routed: pd.DataFrame
     """``staging.routed_items``."""
     key: pd.DataFrame
     """``staging.blinding_key`` (the sealed key, third-annotator rows included)."""
     adjudications: pd.DataFrame
     """``gold.adjudications``."""
+    read_generations: Callable[[Collection[str] | None], pd.DataFrame] = field(
+        repr=False, compare=False
+    )
+    """Reads ``raw.generations`` (of the items given, or all) over the connection the tables
+    were read from, which must still be open: see :attr:`generations`."""
     promoted: frozenset[str] = frozenset()
     """Items the drift rule promoted (``gold.promotions``): ``routed`` already shows their
     new tier; they need that tier's annotators before they count as resolved."""
+    _generations: pd.DataFrame | None = field(default=None, init=False, repr=False, compare=False)
     _records: dict[tuple[str, ...] | None, dict[str, dict]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     """Decoded records, by the keys asked for (``None``: every key)."""
+
+    @property
+    def generations(self) -> pd.DataFrame:
+        """``raw.generations``, ``record`` as JSON text, read when first asked for: the
+        adjudication steps never ask (the items' JSON is 110 MB of text at 100,000 items,
+        about twice that while it is read), and decoded only by the readers that need the
+        items' records (:meth:`records`, :meth:`decoded_generations`)."""
+        if self._generations is None:
+            self._generations = self.read_generations(None)
+        return self._generations
 
     def tiers(self) -> dict[str, str]:
         return dict(zip(self.routed["item_id"], self.routed["tier"], strict=True))
@@ -135,7 +147,10 @@ class StudyTables:
         """Item id -> its whole decoded record, for ``items`` alone (a packet's few items:
         not every record of the study decoded for them)."""
         wanted = set(items)
-        mine = self.generations[self.generations["item_id"].isin(wanted)]
+        if self._generations is None:
+            mine = self.read_generations(wanted)
+        else:
+            mine = self._generations[self._generations["item_id"].isin(wanted)]
         return dict(zip(mine["item_id"], decode_records(mine["record"]), strict=True))
 
     def decoded_generations(self, keys: Collection[str] | None = None) -> pd.DataFrame:
@@ -195,10 +210,14 @@ def load_tables(con: duckdb.DuckDBPyConnection, study: Study, ratings: bool = Tr
 
 def _item_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     """:func:`load_tables` without the labels, ratings, key and adjudications (empty)."""
-    generations = _or_empty(
-        warehouse.read_table(con, "raw.generations", study.name),
-        ["item_id", "task", "role", "record"],
-    )
+
+    def read_generations(items: Collection[str] | None) -> pd.DataFrame:
+        among = None if items is None else ("item_id", list(items))
+        return _or_empty(
+            warehouse.read_table(con, "raw.generations", study.name, among=among),
+            ["item_id", "task", "role", "record"],
+        )
+
     routed = _or_empty(
         warehouse.read_table(con, "staging.routed_items", study.name),
         ["item_id", "task", "tier", "tier_rule", "stratum", "sampled"],
@@ -210,9 +229,9 @@ def _item_tables(con: duckdb.DuckDBPyConnection, study: Study) -> StudyTables:
     return StudyTables(
         labels=labels,
         ratings=counting_ratings(study, labels),
-        generations=generations,
         routed=apply_promotions(routed, promotions),
         key=pd.DataFrame(columns=list(KEY_COLUMNS)),
         adjudications=pd.DataFrame(columns=names(ADJUDICATIONS)[1:]),
+        read_generations=read_generations,
         promoted=frozenset(promotions["item_id"]),
     )

@@ -135,11 +135,11 @@ def test_packets_are_blind(loop_home) -> None:
     _issue(study, home)
     packet = adjudication_dir(home.outbox, study.name, "adj-001")
     with warehouse.connect(home.warehouse) as con:
-        tables = load_tables(con, study)
+        generations = load_tables(con, study).decoded_generations()
     files = pd.DataFrame(
         {"file": [str((packet / n).relative_to(home.outbox)) for n in (TEMPLATE, REFERENCE)]}
     )
-    problems, _ = verify_no_hidden_values(study, tables.decoded_generations(), files, home.outbox)
+    problems, _ = verify_no_hidden_values(study, generations, files, home.outbox)
     assert problems == []
     text = (packet / TEMPLATE).read_text() + (packet / REFERENCE).read_text()
     for annotator in study.design.annotators:

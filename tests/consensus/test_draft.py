@@ -5,6 +5,7 @@ ones a fresh computation builds."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pandas as pd
 import pytest
@@ -133,12 +134,33 @@ def test_the_item_tables_alone_are_those_of_the_whole_read(loop_home) -> None:
     with warehouse.connect(home.warehouse, read_only=True) as con:
         whole = load_tables(con, study)
         items = load_tables(con, study, ratings=False)
+        pd.testing.assert_frame_equal(items.generations, whole.generations)
+        assert items.records() == whole.records()
     assert len(whole.labels) and len(whole.ratings)
     assert items.labels.empty and items.ratings.empty and items.key.empty
-    pd.testing.assert_frame_equal(items.generations, whole.generations)
     pd.testing.assert_frame_equal(items.routed, whole.routed)
-    assert items.records() == whole.records() and items.tiers() == whole.tiers()
+    assert items.tiers() == whole.tiers()
     assert items.promoted == whole.promoted
+
+
+def test_the_generations_are_read_when_first_asked_for(loop_home) -> None:
+    """``raw.generations`` is read on first use, once, and a packet's few records are read
+    alone: the same frame and records as a read of the whole table."""
+    study, home = loop_home
+    with warehouse.connect(home.warehouse, read_only=True) as con:
+        stored = warehouse.read_table(con, "raw.generations", study.name)
+        tables = load_tables(con, study)
+        few = list(stored["item_id"].iloc[[0, 3]])
+        assert tables._generations is None
+        assert tables.records_of(few) == {
+            i: json.loads(r)
+            for i, r in zip(stored["item_id"], stored["record"], strict=True)
+            if i in few
+        }
+        assert tables._generations is None  # a few records read, not the table
+        pd.testing.assert_frame_equal(tables.generations, stored)
+        assert tables.generations is tables.generations
+        assert tables.records_of(few) == load_tables(con, study).records_of(few)
 
 
 def test_the_labels_read_make_the_ratings_and_cards_of_the_whole_table(loop_home) -> None:
