@@ -25,7 +25,7 @@ from assets.partitions import study_partitions
 from assets.tables import create_tables, structure_results, structure_specs, table_metadata
 from raterlab import memo
 from raterlab import warehouse as wh
-from raterlab.heap import return_freed_memory
+from raterlab.heap import memory_returned
 from raterlab.protocol import Study
 from raterlab.publish import publish
 from raterlab.tables import written_by
@@ -221,9 +221,9 @@ def study_asset(
     checks of the gold tables the asset writes (``<table>_structure``,
     :func:`assets.tables.structure_specs`) are the asset's own and are evaluated in its step,
     after the body returns. What the process freed is given back to the system before the
-    body and after it (:func:`raterlab.heap.return_freed_memory`; before: what an asset
-    check run since freed), so that each step starts from what the process holds, not from
-    what the steps before it held at their peaks."""
+    body and after it (:func:`raterlab.heap.memory_returned`; before: what an asset check
+    run since freed), so that each step starts from what the process holds, not from what
+    the steps before it held at their peaks."""
 
     def decorate(body: Body) -> dg.AssetsDefinition:
         asset_name = name or body.__name__
@@ -239,11 +239,8 @@ def study_asset(
             def compute(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> Iterator[dg.MaterializeResult]:
-                return_freed_memory()
-                try:
+                with memory_returned():
                     yield from body(step(context, raterlab))
-                finally:
-                    return_freed_memory()
 
         else:
 
@@ -251,11 +248,8 @@ def study_asset(
                 context: dg.AssetExecutionContext, raterlab: Raterlab
             ) -> dg.MaterializeResult:
                 this = step(context, raterlab)
-                return_freed_memory()
-                try:
+                with memory_returned():
                     result = body(this)
-                finally:
-                    return_freed_memory()
                 this.remember_tables()
                 if not checks:
                     return result

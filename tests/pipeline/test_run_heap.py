@@ -1,4 +1,4 @@
-"""A run freezes what its process holds (resources.freeze_heap): the garbage is collected
+"""A run freezes what its process holds (raterlab.heap.freeze_heap): the garbage is collected
 first, and later garbage is still collected."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import weakref
 import dagster as dg
 import pytest
 
-from resources import YOUNG_OBJECTS, Raterlab
+from raterlab.heap import YOUNG_OBJECTS
+from resources import Raterlab
 
 
 class _Node:
