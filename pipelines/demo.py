@@ -72,10 +72,12 @@ def run_study(
         verdicts, _ = import_judge_file(study, bundled, home.root)
         notes.append(f"{name}: imported {len(verdicts)} judge verdicts from {bundled.name}")
 
+    dagster = instance(home)  # one for the loop: building it costs 0.1-0.2 s
+
     def run(step: str) -> None:
         progress.update(task, description=f"{name}: {step}")
         result = job.execute_in_process(
-            partition_key=name, instance=instance(home), run_config=QUIET, raise_on_error=False
+            partition_key=name, instance=dagster, run_config=QUIET, raise_on_error=False
         )
         if not result.success:
             steps = sorted({e.step_key for e in result.get_step_failure_events()})

@@ -16,6 +16,7 @@ estimate uses the ratings of complete pairs only, like the paired tests.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -122,7 +123,7 @@ def condition_comparison(study: Study, units: pd.DataFrame, ratings: pd.DataFram
     for (task, field), group in units.groupby(["task", "field"], sort=True):
         group = group.reset_index(drop=True)
         raw = ratings[(ratings["task"] == task) & (ratings["field"] == field)]
-        raw = raw[raw["value_num"].notna()]
+        raw = _RawRatings.of(raw[raw["value_num"].notna()])
         for level, reference in contrasts(study, sorted(group[by].unique())):
             for label, key, mask in _slices(study, group):
                 part = group[mask]
@@ -150,10 +151,27 @@ def condition_comparison(study: Study, units: pd.DataFrame, ratings: pd.DataFram
     return table.drop(columns="_key")
 
 
+@dataclass(frozen=True)
+class _RawRatings:
+    """One field's counting ratings with a value, as arrays (read once for its contrasts)."""
+
+    item_ids: np.ndarray
+    values: np.ndarray
+    raters: np.ndarray
+
+    @classmethod
+    def of(cls, ratings: pd.DataFrame) -> _RawRatings:
+        return cls(
+            ratings["item_id"].to_numpy(dtype=object),
+            ratings["value_num"].to_numpy(dtype=float),
+            ratings["annotator_id"].astype(str).to_numpy(),
+        )
+
+
 def _contrast(
     study: Study,
     units: pd.DataFrame,
-    ratings: pd.DataFrame,
+    ratings: _RawRatings,
     level: str,
     reference: str,
     rng: np.random.Generator,
@@ -213,18 +231,23 @@ def _contrast(
 
 
 def _adjusted(
-    units: pd.DataFrame, ratings: pd.DataFrame, is_level: pd.Series, pair: str | None
+    units: pd.DataFrame, ratings: _RawRatings, is_level: pd.Series, pair: str | None
 ) -> dict:
-    design = units.assign(treated=is_level[units.index].astype(float))
-    design = design.drop_duplicates("item_id").set_index("item_id")
-    raw = ratings[ratings["item_id"].isin(design.index)]  # an inner join, in ratings' order
-    cluster = raw["item_id"].map(design[pair]) if pair else raw["item_id"]
-    fit = stats.rater_adjusted(
-        raw["value_num"].to_numpy(),
-        raw["item_id"].map(design["treated"]).to_numpy(),
-        raw["annotator_id"].astype(str).to_numpy(),
-        cluster.astype(str).to_numpy(),
+    """The rater-adjusted estimate over the ratings of ``units``' items (each item's first
+    unit says whether it is treated and, with ``pair``, its cluster)."""
+    first = ~units["item_id"].duplicated().to_numpy()
+    position = pd.Index(units["item_id"].to_numpy(dtype=object)[first]).get_indexer(
+        ratings.item_ids
     )
+    kept = position >= 0  # an inner join, in the ratings' order
+    at = position[kept]
+    treated = is_level[units.index].to_numpy(dtype=float)[first][at]
+    cluster = (
+        units[pair].astype(str).to_numpy()[first][at]
+        if pair
+        else ratings.item_ids[kept].astype(str)
+    )
+    fit = stats.rater_adjusted(ratings.values[kept], treated, ratings.raters[kept], cluster)
     return {
         "adjusted_diff": fit.estimate,
         "adjusted_se": fit.se,

@@ -13,6 +13,9 @@ from raterlab import figures
 from raterlab.comparison.conditions import ALL
 
 SIGNIFICANT, OTHER = "#1f4e79", "#8c8c8c"
+WIDTH, DPI, LABEL_SIZE = 8.0, 100, 8
+GAP = 0.5
+"""Inches between two panels: the upper one's x tick labels and the lower one's title."""
 TEXT = ("task", "field", "level", "reference", "slice")
 NUMBERS = ("mean_diff", "mean_diff_low", "mean_diff_high", "p_holm")
 
@@ -35,13 +38,15 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
     inputs = figures.digest(__name__, title, shown(rows))
     if figures.unchanged(path, inputs):
         return path
-    panels = list(rows.groupby(["task", "field"], sort=True))
+    panels = [(key, part.reset_index(drop=True)) for key, part in rows.groupby(["task", "field"])]
+    labels = [_labels(part) for _, part in panels]
     heights = [max(1.2, 0.28 * len(part) + 0.6) for _, part in panels]
-    fig = Figure(figsize=(8, sum(heights) + 0.8), layout="constrained")
+    size = (WIDTH, sum(heights) + 0.8)
+    fig = Figure(figsize=size)
     axes = fig.subplots(len(panels), 1, squeeze=False, height_ratios=heights)[:, 0]
+    _place(fig, axes, size, _text_width([t for part in labels for t in part], DPI))
     several_tasks = rows["task"].nunique() > 1
-    for ax, ((task, field), part) in zip(axes, panels, strict=True):
-        part = part.reset_index(drop=True)
+    for ax, ((task, field), part), names in zip(axes, panels, labels, strict=True):
         y = range(len(part))
         low = (part["mean_diff"] - part["mean_diff_low"]).clip(lower=0).fillna(0)
         high = (part["mean_diff_high"] - part["mean_diff"]).clip(lower=0).fillna(0)
@@ -57,15 +62,44 @@ def comparison_plot(title: str, table: pd.DataFrame, path: Path) -> Path | None:
                     capsize=3,
                     markersize=4,
                 )
-        labels = [
-            f"{lvl} - {ref}" + ("" if s == ALL else f"  [{s}]")
-            for lvl, ref, s in zip(part["level"], part["reference"], part["slice"], strict=True)
-        ]
-        ax.set_yticks(list(y), labels, fontsize=8)
+        ax.set_yticks(list(y), names, fontsize=LABEL_SIZE)
         ax.invert_yaxis()
         ax.axvline(0, color="#b03a2e", linewidth=1)
         ax.set_title(f"{task}.{field}" if several_tasks else field, fontsize=9, loc="left")
         ax.grid(axis="x", alpha=0.3)
     axes[-1].set_xlabel("mean difference, 95% bootstrap interval (dark: p < 0.05, Holm)")
-    fig.suptitle(f"{title}: differences per condition", fontsize=10)
-    return figures.save(fig, path, inputs, dpi=100)
+    fig.suptitle(f"{title}: differences per condition", fontsize=10, y=1 - 0.1 / size[1], va="top")
+    return figures.save(fig, path, inputs, dpi=DPI)
+
+
+def _labels(part: pd.DataFrame) -> list[str]:
+    """Each contrast's label on the y axis: ``level - reference``, and ``[slice]``."""
+    return [
+        f"{lvl} - {ref}" + ("" if s == ALL else f"  [{s}]")
+        for lvl, ref, s in zip(part["level"], part["reference"], part["slice"], strict=True)
+    ]
+
+
+def _text_width(texts: list[str], dpi: int) -> float:
+    """Width in inches of the widest of ``texts`` in the tick labels' font."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    renderer, font = RendererAgg(1, 1, dpi), FontProperties(size=LABEL_SIZE)
+    return (
+        max(renderer.get_text_width_height_descent(t, font, ismath=False)[0] for t in texts) / dpi
+    )
+
+
+def _place(fig: Figure, axes, size: tuple[float, float], label_width: float) -> None:
+    """Margins in inches, set once (a constrained layout measured every text of the figure
+    on each draw: a third of the time of a save): room for the longest y label on the left,
+    the title above, the x labels below and each panel's title and tick labels between."""
+    width, height = size
+    left = (label_width + 0.25) / width
+    top, bottom = 1 - 0.45 / height, 0.55 / height
+    panels = len(axes)
+    mean_axis = (height * (top - bottom) - GAP * (panels - 1)) / panels
+    fig.subplots_adjust(
+        left=min(left, 0.7), right=1 - 0.2 / width, top=top, bottom=bottom, hspace=GAP / mean_axis
+    )

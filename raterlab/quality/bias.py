@@ -244,12 +244,19 @@ def mean_ratings(study: Study, rows: pd.DataFrame) -> list[dict]:
                 len(part),
             )
         )
+        v = part["v"].to_numpy(dtype=float)
         for key in keys:
             for value, mask in slice_values(part, key):
-                sub = part.loc[mask, "v"]
+                sub = v[mask]
                 label = field_slice(study, task, field, **{key: value})
-                out.append(metric(annotator, "mean_rating", label, sub.mean(), len(sub)))
+                out.append(metric(annotator, "mean_rating", label, _mean(sub), len(sub)))
     return out
+
+
+def _mean(values: np.ndarray) -> float:
+    """The mean of ``values`` without their NaNs (``Series.mean``'s), NaN when none is left."""
+    kept = values[~np.isnan(values)]
+    return float(kept.mean()) if len(kept) else np.nan
 
 
 def _welch(inside: np.ndarray, outside: np.ndarray) -> tuple[float, float, tuple]:
@@ -284,13 +291,14 @@ def slice_bias_metrics(study: Study, diffs: pd.DataFrame) -> list[dict]:
         )
     ]
     for annotator, task, field, scale, keys, part in groups:
+        d = part["d"].to_numpy(dtype=float)
         for key in keys:
             values = slice_values(part, key)
             if len(values) < 2:
                 continue
+            keyed = part[key].notna().to_numpy()
             for value, mask in values:
-                inside = part.loc[mask, "d"].to_numpy(dtype=float)
-                outside = part.loc[~mask & part[key].notna(), "d"].to_numpy(dtype=float)
+                inside, outside = d[mask], d[~mask & keyed]
                 if len(inside) < 2 or len(outside) < 2:
                     continue
                 diff, p, ci = _welch(inside, outside)

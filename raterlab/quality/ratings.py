@@ -197,10 +197,22 @@ def slice_keys(study: Study, rows: pd.DataFrame, with_task: bool = True) -> list
     return keys
 
 
-def slice_values(rows: pd.DataFrame, key: str) -> list[tuple[str, pd.Series]]:
-    """``(value, mask)`` for each value of ``key`` in ``rows``, in sorted order."""
-    text = rows[key].map(lambda v: None if v is None or v != v else str(v))
-    return [(value, text == value) for value in sorted(text.dropna().unique())]
+def slice_values(rows: pd.DataFrame, key: str) -> list[tuple[str, np.ndarray]]:
+    """``(value, mask)`` for each value of ``key`` in ``rows`` as text (missing values in
+    none), in sorted order; the masks are boolean arrays over the rows. The column is
+    factorized once and only its distinct values are turned into text (a Python call per
+    row and a comparison per value and row before)."""
+    codes, uniques = pd.factorize(rows[key], use_na_sentinel=True)
+    by_text: dict[str, list[int]] = {}
+    for code, value in enumerate(uniques):
+        by_text.setdefault(str(value), []).append(code)
+    return [
+        (
+            text,
+            np.isin(codes, by_text[text]) if len(by_text[text]) > 1 else codes == by_text[text][0],
+        )
+        for text in sorted(by_text)
+    ]
 
 
 def within_one(a: pd.Series, b: pd.Series, likert: pd.Series) -> np.ndarray:
