@@ -271,9 +271,10 @@ def _validation(
     name = table.replace(".", "_")
     asset = source.add_dataframe_asset(name)
     batch = asset.add_batch_definition_whole_dataframe(f"{name}_all")
-    suite = context.suites.add(gx.ExpectationSuite(name=f"{suite_prefix}.{name}"))
-    for expectation in expectations:
-        suite.add_expectation(expectation)
+    # given whole: added one at a time, each expectation rewrote the stored suite
+    suite = context.suites.add(
+        gx.ExpectationSuite(name=f"{suite_prefix}.{name}", expectations=expectations)
+    )
     return context.validation_definitions.add(
         gx.ValidationDefinition(name=f"{suite_prefix}.{name}", data=batch, suite=suite)
     )

@@ -42,6 +42,20 @@ def headline(calibration: pd.DataFrame) -> pd.DataFrame:
     return rows.sort_values(["task", "field", "judge"], na_position="first").reset_index(drop=True)
 
 
+PLOTTED_TEXT = ("task", "field", "judge", "statistic")
+PLOTTED_NUMBERS = ("estimate", "ci_low", "ci_high", "human_ceiling", "ceiling_low", "ceiling_high")
+
+
+def _shown(rows: pd.DataFrame) -> pd.DataFrame:
+    """What the plot shows of ``rows``, in plain types (missing text empty): the same whether
+    the table comes from the calibration or back from the warehouse (whose types differ), so
+    that the export's copy of the plot is copied, not drawn again."""
+    return pd.DataFrame(
+        {c: ["" if pd.isna(v) else str(v) for v in rows[c]] for c in PLOTTED_TEXT}
+        | {c: rows[c].astype("float64").to_numpy() for c in PLOTTED_NUMBERS}
+    )
+
+
 def calibration_plot(calibration: pd.DataFrame, path: Path) -> Path | None:
     """Write the plot as PNG to ``path``: one block of rows per field, one point per judge
     with its interval, the human ceiling (leave one annotator out) as a shaded band with its
@@ -50,7 +64,7 @@ def calibration_plot(calibration: pd.DataFrame, path: Path) -> Path | None:
     rows = rows[rows["estimate"].notna()].reset_index(drop=True)
     if rows.empty:
         return None
-    inputs = figures.digest(__name__, rows)
+    inputs = figures.digest(__name__, _shown(rows))
     if figures.unchanged(path, inputs):
         return path
     rows["name"] = [

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from assets import consensus, judges
-from raterlab import warehouse
+from raterlab import figures, warehouse
 from raterlab.judges import study as judge_study
 from raterlab.judges.store import CALIBRATION, WEIGHTS
 from raterlab.judges.verdicts import judges_dir, read_judge_file, store_imported
@@ -103,6 +103,9 @@ def test_judge_calibration_asset(tmp_path: Path) -> None:
     summary = json.loads((export / "summary.json").read_text())
     assert {e["judge"] for e in summary["judges"]} == {"judge_a", "judge_b", "judge_c", "vendor"}
     assert (export / "judge_calibration.png").is_file()
+    # the export's plot shows what the report's does: the same digest, copied, not drawn again
+    report_plot = home.reports / "gold_tiers" / "judge_calibration.png"
+    assert figures._digest_of(export / "judge_calibration.png") == figures._digest_of(report_plot)
     exported = pd.read_csv(export / "judge_calibration.csv")
     assert len(exported) == len(calibration)
 
