@@ -23,7 +23,10 @@ def write_metrics(con: duckdb.DuckDBPyConnection, study: str, frame: pd.DataFram
 def read_inputs(con: duckdb.DuckDBPyConnection, study: Study) -> tuple[pd.DataFrame, pd.DataFrame]:
     """What :func:`raterlab.metrics.families.compute_metrics` reads: ``gold.items``, each
     record decoded for the keys the metrics read (:func:`raterlab.metrics.families.
-    record_keys`), and ``gold.consensus``; empty frames before consensus."""
+    record_keys`), and ``gold.consensus``; empty frames before consensus, and for a study
+    without metrics (nothing read)."""
+    if study.metrics is None:
+        return pd.DataFrame(columns=names(ITEMS)[1:]), pd.DataFrame(columns=names(CONSENSUS)[1:])
     items = warehouse.read_table(con, ITEMS.name, study.name)
     consensus = warehouse.read_table(con, CONSENSUS.name, study.name)
     if items is None or consensus is None:

@@ -269,3 +269,22 @@ def test_read_inputs_decodes_the_keys_the_metrics_read(tmp_path) -> None:
     pd.testing.assert_frame_equal(
         compute_metrics(study, stored, stored_consensus).drop(columns="computed_at"), expected
     )
+
+
+def test_a_study_without_metrics_reads_nothing(tmp_path) -> None:
+    """Its ``gold.metrics`` is empty whatever the gold tables hold: neither is read (at
+    100,000 items ``gold.items`` holds 100 MB of records)."""
+    from raterlab import warehouse
+    from raterlab.metrics import read_inputs
+
+    study = _study()
+    items, consensus = _tables([(f"q{i}-c1", "retrieval", f"q{i}", 1, "s0", {}) for i in range(3)])
+    without = study.model_copy(update={"metrics": None})
+    with warehouse.connect(tmp_path / "w.duckdb") as con:
+        warehouse.replace_study_tables(
+            con, study.name, {"gold.items": items, "gold.consensus": consensus}
+        )
+        assert len(read_inputs(con, study)[0]) == 3
+        items, consensus = read_inputs(con, without)
+    assert items.empty and consensus.empty
+    assert compute_metrics(without, items, consensus).empty

@@ -134,5 +134,5 @@ def test_a_run_with_nothing_new_skips_them_and_a_change_does_not(tmp_path: Path)
             """UPDATE gold.rating_values SET value = '1', value_num = 1
                WHERE rowid = (SELECT min(rowid) FROM gold.rating_values)"""
         )
-    # gold_tiers has no pilot: its gate says so whatever the ratings are
-    assert _skipped(_run(resource, instance)) == {"pilot_agreement"}
+    # gold_tiers has no pilot and no metrics: those tables say so whatever the ratings are
+    assert _skipped(_run(resource, instance)) == {"pilot_agreement", "system_metrics"}
