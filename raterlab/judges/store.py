@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import duckdb
@@ -38,11 +39,12 @@ def write_calibration(
     result: StudyCalibration,
     inputs: str,
     calibrated_at: pd.Timestamp | None = None,
+    parts: Mapping[str, str] | None = None,
 ) -> dict[str, int]:
     """Replace ``study``'s rows of both tables and record ``inputs``, the fingerprint of what
-    the calibration was computed from (:data:`CALIBRATION_STEP`), in one transaction.
-    ``calibrated_at``: when the calibration rows were computed (a run that reused them passes
-    their time; default now)."""
+    the calibration was computed from (:data:`CALIBRATION_STEP`), and each task's of ``parts``,
+    in one transaction. ``calibrated_at``: when the calibration rows were computed (a run that
+    reused them all passes their time; default now)."""
     now = pd.Timestamp.now(tz="UTC")
     stamps = {"gold.judge_calibration": calibrated_at or now, "gold.judge_weights": now}
     frames = {}
@@ -54,7 +56,7 @@ def write_calibration(
         data = frame.assign(computed_at=stamps[table]).reindex(columns=columns)
         data = data.astype({c: object for c in data.columns if data[c].dtype == object})
         frames[table] = data.where(data.notna(), None)
-    return write_tables(con, study, frames, CALIBRATION_STEP, inputs)
+    return write_tables(con, study, frames, CALIBRATION_STEP, inputs, parts)
 
 
 def read_calibration(con: duckdb.DuckDBPyConnection, study: str) -> StudyCalibration:

@@ -10,6 +10,7 @@ study: the ``judges:`` section says everything.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import duckdb
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.hashing import stable_int
-from raterlab.ingest.study_tables import load_tables
+from raterlab.ingest.study_tables import StudyTables, load_tables
 from raterlab.judges.calibrate import calibrate_field
 from raterlab.judges.field_input import FieldInput, Options
 from raterlab.judges.frames import field_inputs
@@ -39,7 +40,7 @@ from raterlab.judges.verdicts import (
 )
 from raterlab.judges.weights import COLUMNS as WEIGHT_COLUMNS
 from raterlab.judges.weights import judge_weights
-from raterlab.memo import fingerprint, unchanged
+from raterlab.memo import fingerprint, recorded, unchanged
 from raterlab.protocol import BinaryField, LikertField, Study
 from raterlab.protocol.study import BUILTIN_SLICES
 from raterlab.settings import Home
@@ -144,8 +145,8 @@ def _field_tables(
     consensus: pd.DataFrame,
     calibrated: pd.DataFrame | None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One field's calibration rows (resampled, or taken from ``calibrated``) and its judges'
-    weights against the consensus."""
+    """One field's calibration rows (resampled, or taken from ``calibrated``: the task's
+    rows computed from the same inputs) and its judges' weights against the consensus."""
     if calibrated is None:
         calibration = calibrate_field(fi, opts).assign(task=task_name)
     else:
@@ -167,6 +168,7 @@ def calibrate_study(
     consensus: pd.DataFrame,
     resamples: int | None = None,
     calibrated: pd.DataFrame | None = None,
+    reused: Collection[str] | None = None,
 ) -> StudyCalibration:
     """Calibration and weights of every judge of ``study``.
 
@@ -176,8 +178,10 @@ def calibrate_study(
     ``records`` item id -> unblinded record, ``tiers`` item id -> tier, ``consensus`` the
     study's ``gold.consensus`` rows. ``resamples`` overrides the study's ``judges.resamples``.
     ``calibrated``: the calibration rows already computed from exactly these inputs (all but
-    the consensus), taken as they are instead of being resampled again; the weights, which
-    read the consensus, are always computed.
+    the consensus), taken as they are instead of being resampled again: of every task, or of
+    the tasks in ``reused`` (the others are resampled; each field draws from the same seed
+    whatever else is computed, so a task's rows computed alone equal its rows computed with
+    the whole study). The weights, which read the consensus, are always computed.
     """
     if study.judges is None or ratings.empty or verdicts.empty:
         return _empty_calibration()
@@ -197,8 +201,9 @@ def calibrate_study(
         fields = [f for f in task.rating_fields if f in set(judged["field"])]
         if not fields:
             continue
+        taken = calibrated if reused is None or task_name in reused else None
         for fi in _task_inputs(study, task_name, fields, ratings, judged, records, tiers):
-            table, weight = _field_tables(study, task_name, fi, opts, consensus, calibrated)
+            table, weight = _field_tables(study, task_name, fi, opts, consensus, taken)
             calibration.append(table)
             weights.append(weight)
     if not calibration:
@@ -243,6 +248,29 @@ def study_verdicts(study: Study, generations: pd.DataFrame, imports: Path) -> pd
     return pd.concat(frames, ignore_index=True)
 
 
+def task_inputs(
+    study: Study, resamples: int | None, tables: StudyTables, verdicts: pd.DataFrame
+) -> dict[str, str]:
+    """Each task's calibration fingerprint, by the name it is recorded under
+    (``judge_calibration/<task>``): the study, ``resamples`` and the task's ratings that
+    count, verdicts, records and tiers: all its calibration rows read (not the consensus)."""
+    generations = tables.generations[["task", "item_id", "record"]]
+    tiers = tables.routed[["item_id", "tier"]]
+    parts = {}
+    for task in study.tasks:
+        records = generations[generations["task"] == task][["item_id", "record"]]
+        parts[f"{CALIBRATION_STEP}/{task}"] = fingerprint(
+            study,
+            str(resamples),
+            task,
+            tables.ratings[tables.ratings["task"] == task],
+            verdicts[verdicts["task"] == task],
+            records,
+            tiers[tiers["item_id"].isin(records["item_id"])],
+        )
+    return parts
+
+
 def run_study(
     con: duckdb.DuckDBPyConnection, study: Study, home: Home, resamples: int | None = None
 ) -> tuple[StudyCalibration, Path | None]:
@@ -253,8 +281,9 @@ def run_study(
     the verdicts, the items' records and tiers, not the consensus: when those are what the
     stored calibration was computed from (``raterlab.memo``), its rows are taken again and
     only the weights, which read the consensus, are computed (an adjudication round changes
-    the consensus and not the ratings). Before any rating counts, the verdicts are not read:
-    the calibration is empty."""
+    the consensus and not the ratings); otherwise only the tasks whose inputs changed
+    (:func:`task_inputs`: a resubmission brings ratings of some tasks) are resampled. Before
+    any rating counts, the verdicts are not read: the calibration is empty."""
     tables, keys = load_tables(con, study), record_keys(study)
     # no rating to calibrate on (packets just out): the calibration is empty whatever the
     # verdicts, so they are not gathered (every record decoded, every judge file read)
@@ -264,18 +293,19 @@ def run_study(
         else pd.DataFrame(columns=list(VERDICT_COLUMNS))
     )
     consensus = read_table(con, "gold.consensus", study.name)
-    inputs = fingerprint(
-        study,
-        str(resamples),
-        tables.ratings,
-        verdicts,
-        tables.generations[["item_id", "record"]],
-        tables.routed[["item_id", "tier"]],
-    )
-    previous, calibrated_at = None, None
+    parts = task_inputs(study, resamples, tables, verdicts)
+    inputs = fingerprint(study, *parts.values())
+    previous, calibrated_at, reused = None, None, None
     if unchanged(con, study.name, CALIBRATION_STEP, inputs):
         previous = read_calibration(con, study.name).calibration
         calibrated_at = previous["computed_at"].iloc[0] if len(previous) else None
+    else:
+        reused = {
+            name.split("/", 1)[1]
+            for name, part in parts.items()
+            if recorded(con, study.name, name) == part
+        }
+        previous = read_calibration(con, study.name).calibration if reused else None
     result = calibrate_study(
         study,
         tables.ratings,
@@ -287,7 +317,8 @@ def run_study(
         else pd.DataFrame(columns=["task", "item_id", "field", "value", "value_num"]),
         resamples=resamples,
         calibrated=previous,
+        reused=reused,
     )
-    write_calibration(con, study.name, result, inputs, calibrated_at)
+    write_calibration(con, study.name, result, inputs, calibrated_at, parts)
     plot = calibration_plot(result.calibration, home.reports / study.name / PLOT_NAME)
     return result, plot

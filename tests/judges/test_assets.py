@@ -16,6 +16,7 @@ import yaml
 from assets import consensus, judges
 from raterlab import figures, warehouse
 from raterlab.judges import study as judge_study
+from raterlab.judges.calibrate import calibrate_field
 from raterlab.judges.store import CALIBRATION, WEIGHTS
 from raterlab.judges.verdicts import judges_dir, read_judge_file, store_imported
 from raterlab.protocol import load_study
@@ -149,14 +150,32 @@ def test_judge_calibration_asset(tmp_path: Path) -> None:
         qa = reweighed[reweighed["task"] == "factual_qa"]
         assert not qa["agreement"].equals(weights[weights["task"] == "factual_qa"]["agreement"])
 
-        # One rating changed: the calibration is computed again.
+        # One rating of factual_qa changed: that task's fields are resampled, no other, and
+        # the table equals one computed from scratch.
         con.execute(
             "UPDATE gold.rating_values SET value = CASE value WHEN '1' THEN '0' ELSE '1' END, "
             "value_num = 1 - value_num WHERE field = 'correct' AND rating_id = (SELECT "
             "min(rating_id) FROM gold.labels WHERE task = 'factual_qa' AND field = 'correct' "
             "AND kind = 'item' AND copy = 0)"
         )
+        resampled = []
+
+        def counted(fi, opts):
+            resampled.append(fi.field)
+            return calibrate_field(fi, opts)
+
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(judge_study, "calibrate_field", no_resampling)
-            with pytest.raises(AssertionError, match="resampled on unchanged"):
-                judge_study.run_study(con, study, home)
+            patch.setattr(judge_study, "calibrate_field", counted)
+            judge_study.run_study(con, study, home)
+        judged_qa = {f for f in calibration[calibration["task"] == "factual_qa"]["field"]}
+        assert sorted(resampled) == sorted(judged_qa)
+        partly = con.sql("SELECT * EXCLUDE (computed_at) FROM gold.judge_calibration").df()
+        assert not partly.equals(again.drop(columns="computed_at"))
+        con.execute("DELETE FROM staging.step_inputs WHERE step LIKE 'judge_calibration%'")
+        judge_study.run_study(con, study, home)
+        whole = con.sql("SELECT * EXCLUDE (computed_at) FROM gold.judge_calibration").df()
+        order = list(whole.columns[:9])
+        pd.testing.assert_frame_equal(
+            partly.sort_values(order).reset_index(drop=True),
+            whole.sort_values(order).reset_index(drop=True),
+        )
