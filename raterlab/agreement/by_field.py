@@ -133,6 +133,21 @@ def _with_intervals(
             row.update(ci_low=interval.low, ci_high=interval.high)
 
 
+def estimates(
+    matrix: pd.DataFrame,
+    level: str,
+    coefficients: Sequence[str],
+    categories: Sequence[object] | None = None,
+) -> list[float]:
+    """The point estimate of each of ``coefficients`` on ``matrix`` (NaN where undefined or
+    inapplicable): the ``estimate`` column :func:`agreement_table` gives for them, without
+    building the table (for many small matrices, such as every pair of raters)."""
+    return [
+        _row("", name, options, level, matrix, categories)[0]["estimate"]
+        for name, options in (_parse(spec, level) for spec in coefficients)
+    ]
+
+
 def agreement_table(
     matrices: Mapping[str, pd.DataFrame],
     level: str = "nominal",

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.agreement.bands import apply_bands, landis_koch_band
-from raterlab.agreement.by_field import agreement_table
+from raterlab.agreement.by_field import agreement_table, estimates
 from raterlab.agreement.crosstabs import agreement_matrix
 from raterlab.agreement.declared import declared_coefficient, declared_options
 from raterlab.design.kinds import ordinary
@@ -525,10 +525,8 @@ def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFr
                     continue
                 level, _, categories = coefficient_set(spec, matrix)
                 kappa = "cohen_kappa:quadratic" if level == "ordinal" else "cohen_kappa"
-                table = agreement_table(
-                    {field: pair}, level, ["percent_agreement", kappa], categories
-                )
-                unweighted = agreement_table({field: pair}, "nominal", ["cohen_kappa"], categories)
+                percent, weighted = estimates(pair, level, ["percent_agreement", kappa], categories)
+                (unweighted,) = estimates(pair, "nominal", ["cohen_kappa"], categories)
                 found.append(
                     {
                         "task": task,
@@ -536,9 +534,9 @@ def pairwise(study: Study, rows: pd.DataFrame, min_shared: int = 5) -> pd.DataFr
                         "rater_a": a,
                         "rater_b": b,
                         "n_units": len(pair),
-                        "percent_agreement": table["estimate"].iloc[0],
-                        "cohen_kappa": table["estimate"].iloc[1],
-                        "cohen_kappa_unweighted": unweighted["estimate"].iloc[0],
+                        "percent_agreement": percent,
+                        "cohen_kappa": weighted,
+                        "cohen_kappa_unweighted": unweighted,
                     }
                 )
     return pd.DataFrame(

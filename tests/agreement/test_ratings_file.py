@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from raterlab.agreement import brennan_prediger, icc
-from raterlab.agreement.by_field import agreement_table, default_coefficients
+from raterlab.agreement.by_field import agreement_table, default_coefficients, estimates
 from raterlab.agreement.ratings_file import (
     RatingsFileError,
     ratings_matrices,
@@ -85,6 +85,23 @@ def test_agreement_table_uses_declared_categories_and_options() -> None:
     assert intraclass["n_units"] == 2  # listwise deletion: u3 has one rating
     with pytest.raises(ValueError, match="level must be one of"):
         agreement_table({"score": matrix}, level="binary")
+
+
+def test_estimates_are_the_tables_estimates() -> None:
+    """``estimates`` (what the pairwise table reads for every pair of raters) gives the
+    ``estimate`` column of ``agreement_table``, undefined coefficients as NaN."""
+    matrix = ratings_matrices(LONG)["score"]
+    constant = pd.DataFrame({"a": [1, 1, 1], "b": [1, 1, 1]})
+    for frame, level, names, categories in [
+        (matrix, "ordinal", ["percent_agreement", "cohen_kappa:quadratic"], None),
+        (matrix, "nominal", ["cohen_kappa", "brennan_prediger"], [1, 2, 3, 4, 5, 6, 7]),
+        (constant, "nominal", ["percent_agreement", "cohen_kappa"], None),
+    ]:
+        table = agreement_table({"f": frame}, level, names, categories)
+        np.testing.assert_array_equal(
+            estimates(frame, level, names, categories), table["estimate"].to_numpy()
+        )
+    assert np.isnan(estimates(constant, "nominal", ["cohen_kappa"])[0])
 
 
 def test_default_coefficients_follow_level_and_raters() -> None:
