@@ -16,6 +16,7 @@ from assets.study_asset import StudyStep, study_asset
 from raterlab.protocol import Study
 from raterlab.quality import ALL, EVERYONE, assess, flag_summary, pi_sample, write_pi_sample
 from raterlab.quality.plot import plot_quality
+from raterlab.quality.ratings import GENERATIONS_READ, LABELS_READ
 from raterlab.quality.store import quality_frames
 from raterlab.tables.quality import RATER_QUALITY
 from resources import Raterlab
@@ -36,8 +37,10 @@ def rater_quality(step: StudyStep) -> dg.MaterializeResult:
     written_reports = [step.reports / "rater_quality.png", step.reports / "pi_sample.csv"]
     if step.warehouse_unchanged(outputs=written_reports):
         return step.skipped()
-    labels_ = step.frame("gold.labels")
-    generations = step.generations_text()
+    labels_ = study_frame(step.raterlab, "gold.labels", study.name, columns=LABELS_READ)
+    generations = study_frame(
+        step.raterlab, "raw.generations", study.name, columns=GENERATIONS_READ
+    )
     routed = step.frame("staging.routed_items")
     assigned = step.frame("staging.assignments")
     if step.unchanged(labels_, generations, routed, assigned) and all(
@@ -50,9 +53,11 @@ def rater_quality(step: StudyStep) -> dg.MaterializeResult:
             scorecard=image_md(written_reports[0], "rater quality"),
         )
     decoded = decoded_generations(generations, keys=study.slices)
+    sampled = pi_sample(study, labels_, generations)
+    del generations  # the records' JSON (110 MB at 100,000 items) is not held while assessing
     report = assess(study, labels_, decoded, routed, assigned)
     written = step.write(quality_frames(report), published=True)
-    sample = write_pi_sample(pi_sample(study, labels_, generations), step.reports)
+    sample = write_pi_sample(sampled, step.reports)
     drift = study.quality.drift
     png = plot_quality(
         report.table,

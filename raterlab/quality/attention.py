@@ -70,7 +70,7 @@ def attention_checks(
         return pd.DataFrame(columns=[*RATING_KEY, "passed", "missed"])
 
     def missed(part: pd.DataFrame) -> str:
-        bad = part[~part["match"]]
+        bad = part[~part["match"]].sort_values("field", kind="stable")
         return "; ".join(
             f"{f} {'empty' if x is None or x != x else show(x)} (expected {show(e)})"
             for f, x, e in zip(bad["field"], bad["x"], bad["expected"], strict=True)

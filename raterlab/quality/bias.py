@@ -486,7 +486,7 @@ def outliers(rows: pd.DataFrame) -> tuple[list[dict], list[dict]]:
         detail = "; ".join(
             f"{field}: "
             + ", ".join(f"{a} {show(v)}" for a, v in zip(p["annotator_id"], p["v"], strict=True))
-            for field, p in part.groupby("field", sort=True)
+            for field, p in part.sort_values(["annotator_id", "v"]).groupby("field", sort=True)
         )
         flags += [
             {

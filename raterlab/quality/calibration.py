@@ -153,6 +153,7 @@ def calibration_flags(answers: pd.DataFrame) -> list[dict]:
     ]
     out = []
     for (annotator, task, item), part in off.groupby(["annotator_id", "task", "item_id"]):
+        part = part.sort_values("field", kind="stable")  # the text, whatever the rows' order
         detail = "; ".join(
             f"{f} {show(x)} (key {show(e)})"
             for f, x, e in zip(part["field"], part["x"], part["expected"], strict=True)

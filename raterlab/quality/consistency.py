@@ -103,6 +103,7 @@ def consistency_flags(pairs: pd.DataFrame) -> list[dict]:
     off = pairs[~pairs["within_one"]]
     out = []
     for (annotator, task, item), part in off.groupby(["annotator_id", "task", "item_id"]):
+        part = part.sort_values(["field", "batch"])  # the text, whatever the rows' order
         detail = "; ".join(
             f"{f} {show(a)} then {show(b)}"
             for f, a, b in zip(part["field"], part["first"], part["second"], strict=True)

@@ -36,6 +36,8 @@ import numpy as np
 import pandas as pd
 
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
+from raterlab.tables import names
+from raterlab.tables.ingest import LABELS
 from raterlab.warehouse import shared_text
 
 ALL = "all"
@@ -148,6 +150,14 @@ UNCOMPARED = (
 )
 """Columns of ``gold.labels`` that no quality metric reads (the PI sample reads the labels
 themselves)."""
+
+LABELS_READ = tuple(
+    n for n in names(LABELS)[1:] if n not in ("token", "source_sha256", "source_row")
+)
+"""The columns of ``gold.labels`` rater quality reads: neither the metrics nor the PI sample
+read a rating's token, its file's hash or its row (about 60 MB of text at 100,000 items)."""
+GENERATIONS_READ = ("item_id", "task", "role", "record", "expected")
+"""The columns of ``raw.generations`` rater quality reads."""
 
 
 def prepare(

@@ -77,7 +77,8 @@ def pi_sample(
     per_rating_columns = ["confidence", "time_spent_s", "notes"]
     values = values.drop(columns=[c for c in per_rating_columns if c in values.columns])
     per_rating = own.drop_duplicates(keys)[[*keys, *per_rating_columns]]
-    records = dict(zip(generations["item_id"], generations["record"], strict=True))
+    drawn_items = generations[generations["item_id"].isin(drawn["item_id"])]
+    records = dict(zip(drawn_items["item_id"], drawn_items["record"], strict=True))
     shown = []
     for task, item in zip(drawn["task"], drawn["item_id"], strict=True):
         record = records.get(item)

@@ -151,3 +151,18 @@ def test_pi_sample_is_a_reproducible_share_per_annotator(panel) -> None:
         record=[json.dumps(r, ensure_ascii=False) for r in generations["record"]]
     )
     pd.testing.assert_frame_equal(pi_sample(study, labels, stored), sample)
+
+
+def test_the_item_flags_do_not_depend_on_the_rows_order(panel, report) -> None:
+    """The warehouse returns rows in the order its threads finish: a flag's detail (the
+    fields of an inconsistent duplicate, the raters of an outlier item) is the same text in
+    any order."""
+    study, _, tables, _ = panel
+    shuffled = tables["labels"].sample(frac=1, random_state=7).reset_index(drop=True)
+    again = assess(study, **{**tables, "labels": shuffled})
+    keys = ["annotator_id", "task", "item_id", "flag", "detail"]
+    assert len(report.item_flags) > 0 and set(report.item_flags["flag"]) > {"rushed"}
+    pd.testing.assert_frame_equal(
+        again.item_flags[keys].sort_values(keys).reset_index(drop=True),
+        report.item_flags[keys].sort_values(keys).reset_index(drop=True),
+    )
