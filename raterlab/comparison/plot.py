@@ -97,7 +97,7 @@ def _place(fig: Figure, axes, size: tuple[float, float], label_width: float) -> 
     the title above, the x labels below and each panel's title and tick labels between."""
     width, height = size
     left = (label_width + 0.25) / width
-    top, bottom = 1 - 0.45 / height, 0.55 / height
+    top, bottom = 1 - 0.55 / height, 0.55 / height
     panels = len(axes)
     mean_axis = (height * (top - bottom) - GAP * (panels - 1)) / panels
     fig.subplots_adjust(
