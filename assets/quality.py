@@ -16,7 +16,7 @@ from assets.study_asset import StudyStep, study_asset
 from raterlab.protocol import Study
 from raterlab.quality import ALL, EVERYONE, assess, flag_summary, pi_sample, write_pi_sample
 from raterlab.quality.plot import plot_quality
-from raterlab.quality.ratings import GENERATIONS_READ, LABELS_READ
+from raterlab.quality.ratings import QUALITY_GENERATION_COLUMNS, QUALITY_LABEL_COLUMNS
 from raterlab.quality.store import quality_frames
 from raterlab.tables.quality import RATER_QUALITY
 from resources import Raterlab
@@ -37,9 +37,9 @@ def rater_quality(step: StudyStep) -> dg.MaterializeResult:
     written_reports = [step.reports / "rater_quality.png", step.reports / "pi_sample.csv"]
     if step.warehouse_unchanged(outputs=written_reports):
         return step.skipped()
-    labels_ = study_frame(step.raterlab, "gold.labels", study.name, columns=LABELS_READ)
+    labels_ = study_frame(step.raterlab, "gold.labels", study.name, columns=QUALITY_LABEL_COLUMNS)
     generations = study_frame(
-        step.raterlab, "raw.generations", study.name, columns=GENERATIONS_READ
+        step.raterlab, "raw.generations", study.name, columns=QUALITY_GENERATION_COLUMNS
     )
     routed = step.frame("staging.routed_items")
     assigned = step.frame("staging.assignments")

@@ -151,12 +151,12 @@ UNCOMPARED = (
 """Columns of ``gold.labels`` that no quality metric reads (the PI sample reads the labels
 themselves)."""
 
-LABELS_READ = tuple(
+QUALITY_LABEL_COLUMNS = tuple(
     n for n in names(LABELS)[1:] if n not in ("token", "source_sha256", "source_row")
 )
 """The columns of ``gold.labels`` rater quality reads: neither the metrics nor the PI sample
 read a rating's token, its file's hash or its row (about 60 MB of text at 100,000 items)."""
-GENERATIONS_READ = ("item_id", "task", "role", "record", "expected")
+QUALITY_GENERATION_COLUMNS = ("item_id", "task", "role", "record", "expected")
 """The columns of ``raw.generations`` rater quality reads."""
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from raterlab.quality import assess, flag_summary, pi_sample
+from raterlab.quality.ratings import QUALITY_GENERATION_COLUMNS, QUALITY_LABEL_COLUMNS
 from raterlab.quality.sample import draw
 from tests.quality.helpers import row
 
@@ -165,4 +166,23 @@ def test_the_item_flags_do_not_depend_on_the_rows_order(panel, report) -> None:
     pd.testing.assert_frame_equal(
         again.item_flags[keys].sort_values(keys).reset_index(drop=True),
         report.item_flags[keys].sort_values(keys).reset_index(drop=True),
+    )
+
+
+def test_the_columns_the_step_reads_give_the_same_report(panel, report) -> None:
+    """The asset reads only ``QUALITY_LABEL_COLUMNS`` of gold.labels and
+    ``QUALITY_GENERATION_COLUMNS`` of raw.generations: the report and the PI sample are those
+    of the whole tables."""
+    study, _, tables, _ = panel
+    fewer = {
+        **tables,
+        "labels": tables["labels"][list(QUALITY_LABEL_COLUMNS)],
+        "generations": tables["generations"][list(QUALITY_GENERATION_COLUMNS)],
+    }
+    again = assess(study, **fewer)
+    pd.testing.assert_frame_equal(again.table, report.table)
+    pd.testing.assert_frame_equal(again.item_flags, report.item_flags)
+    pd.testing.assert_frame_equal(
+        pi_sample(study, fewer["labels"], fewer["generations"]),
+        pi_sample(study, tables["labels"], tables["generations"]),
     )
