@@ -154,12 +154,13 @@ class Labels:
         return Labels(table, self.constants, self.fields)
 
 
-MEMORY_LIMIT = "400MB"
+MEMORY_LIMIT = "300MB"
 """DuckDB's memory limit while it reads, checks and writes a big file's lean path
 (:mod:`raterlab.ingest.lean`, :func:`limited`): what it would hold beyond goes to its
 temporary directory. On a million-row file (benchmarks/README.md, "Ingest") the process's
-peak was about 560 MB with this limit, 470 MB with 200 MB (but validation took 1.7 times as
-long) and 680 MB without a limit."""
+peak was 565 MB with this limit on an Intel Xeon (612-614 MB with 400 MB, over the 600 MB
+the file may take), 506-509 MB on an AMD EPYC (560 MB with 400 MB, 680 MB without a limit;
+200 MB made validation take 1.7 times as long)."""
 
 
 @contextmanager
