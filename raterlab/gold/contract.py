@@ -234,9 +234,23 @@ def _docs_site(report_dir: Path | None) -> tuple[dict, Path | None]:
             "class_name": "TupleFilesystemStoreBackend",
             "base_directory": str(docs_dir),
         },
-        "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+        "site_index_builder": {
+            "class_name": "DefaultSiteIndexBuilder",
+            "view": _view("IndexPageView"),
+        },
+        "site_section_builders": {
+            "expectations": {"view": _view("PageView")},
+            "validations": {"view": _view("PageView")},
+            "profiling": "None",  # no profiling results: a section with nothing to show
+        },
     }
     return {"gold_contract": site}, docs_dir / "index.html"
+
+
+def _view(name: str) -> dict[str, str]:
+    """The Data Docs view ``name`` of :mod:`raterlab.gold.docs_views` (Great Expectations'
+    own page views, their templates compiled once per process)."""
+    return {"module_name": "raterlab.gold.docs_views", "class_name": name}
 
 
 def _ephemeral_context(sites: dict) -> AbstractDataContext:

@@ -4,11 +4,14 @@ corrupted ones, naming the broken expectation."""
 from __future__ import annotations
 
 import gc
+import re
 
+import jinja2
 import pandas as pd
 import pytest
 
 from raterlab import warehouse
+from raterlab.gold import contract
 from raterlab.gold.build import build_consensus
 from raterlab.gold.contract import validate_gold
 from raterlab.ingest.study_tables import load_tables
@@ -39,6 +42,54 @@ def test_passes_on_published_tables_and_writes_data_docs(published, tmp_path) ->
     assert result.docs == tmp_path / "gold_contract" / "index.html"
     assert result.docs.is_file()
     assert any(tmp_path.joinpath("gold_contract").rglob("validations/**/*.html"))
+
+
+def _pages(folder) -> dict[str, str]:
+    """The Data Docs' HTML pages under ``folder``, by path, without what differs from build
+    to build (run times and their folder names, ids)."""
+    varying = re.compile(
+        r"\d{8}T\d{6}\.\d+Z|\d{4}-\d{2}-\d{2}[T ][\d:.]+(\+00:00|Z)?|_run_time_sort': [\d.]+"
+        r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    )
+    return {
+        varying.sub("", str(page.relative_to(folder))): varying.sub("", page.read_text())
+        for page in folder.rglob("*.html")
+    }
+
+
+def test_data_docs_compile_their_templates_once_and_show_great_expectations_pages(
+    published, tmp_path, monkeypatch
+) -> None:
+    """The views share one Jinja environment per process (each build compiled every template
+    again), and the pages are those of Great Expectations' own views."""
+    study, _, tables, consensus, items = published
+    validate_gold(study, consensus, items, tables.ratings, tables.key, tmp_path / "ours")
+    built = []
+    monkeypatch.setattr(jinja2.Environment, "compile", _counted(jinja2.Environment.compile, built))
+    validate_gold(study, consensus, items, tables.ratings, tables.key, tmp_path / "ours")
+    assert built == []
+
+    monkeypatch.setattr(
+        contract,
+        "_view",
+        lambda name: {
+            "module_name": "great_expectations.render.view",
+            "class_name": {"PageView": "DefaultJinjaPageView"}.get(name, "DefaultJinja" + name),
+        },
+    )
+    validate_gold(study, consensus, items, tables.ratings, tables.key, tmp_path / "theirs")
+    assert built, "Great Expectations' own views compile their templates"
+    ours, theirs = _pages(tmp_path / "ours"), _pages(tmp_path / "theirs")
+    assert len(ours) >= 5
+    assert ours == theirs
+
+
+def _counted(function, calls: list):
+    def counted(*args, **kwargs):
+        calls.append(args[1:2])
+        return function(*args, **kwargs)
+
+    return counted
 
 
 def test_the_validated_frames_are_not_kept(published) -> None:
