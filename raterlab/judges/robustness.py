@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.special import stdtr, stdtrit
 
 from raterlab.agreement import AgreementUndefined, bootstrap_ci
 from raterlab.judges.columns import DEFAULT_RUN
@@ -253,8 +254,11 @@ def mean_difference(differences: np.ndarray, confidence: float = 0.95) -> dict:
     sd = float(d.std(ddof=1))
     if sd == 0:
         return {**out, "ci_low": mean, "ci_high": mean, "p_value": 1.0 if mean == 0 else 0.0}
-    half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * sd / np.sqrt(n)
-    p = float(stats.ttest_1samp(d, 0.0).pvalue)
+    # Student's t by its special functions (scipy.stats' t.ppf and ttest_1samp give the
+    # same numbers at about a millisecond a call, and this runs per judge, field and slice)
+    se = sd / np.sqrt(n)
+    half = float(stdtrit(n - 1, (1 + confidence) / 2)) * se
+    p = float(2 * stdtr(n - 1, -abs(mean) / se))
     return {**out, "ci_low": mean - half, "ci_high": mean + half, "p_value": p}
 
 

@@ -163,8 +163,8 @@ def _robustness(pair: PairedField, resamples: int, confidence: float, seed: int)
     consistency and left share, where the judge saw a pair in both orders) and slice-bias
     rows of one pair."""
     rows = []
-    runs = pair.runs.rename(columns={"item_id": "unit"})[["unit", "run", "value"]]
     if pair.runs["run"].nunique() > 1:
+        runs = pair.runs.rename(columns={"item_id": "unit"})[["unit", "run", "value"]]
         if _kind(pair.spec) == "graded":
             runs = runs.assign(value=pd.to_numeric(runs["value"], errors="coerce"))
         row = repeat_run_consistency(runs, _kind(pair.spec), resamples, confidence, seed)

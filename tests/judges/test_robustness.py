@@ -165,6 +165,20 @@ def test_slice_bias_is_a_one_sample_t_test() -> None:
     assert row["flagged"] == bool(reference.pvalue < 0.05)
 
 
+@pytest.mark.parametrize("n", [2, 3, 7, 40, 500])
+@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
+def test_mean_difference_equals_scipys_t_test_and_interval(n: int, confidence: float) -> None:
+    rng = np.random.default_rng(n)
+    d = rng.normal(0.3, 1.5, n)
+    reference = stats.ttest_1samp(d, 0.0)
+    interval = reference.confidence_interval(confidence)
+    row = mean_difference(d, confidence)
+    close = {"rel": 1e-12, "abs": 1e-300}
+    assert row["p_value"] == pytest.approx(reference.pvalue, **close)
+    assert row["ci_low"] == pytest.approx(interval.low, **close)
+    assert row["ci_high"] == pytest.approx(interval.high, **close)
+
+
 def test_slice_bias_of_labels_and_degenerate_slices() -> None:
     judge = np.array(["a", "b", "b", "c", None], dtype=object)
     human = np.array(["a", "a", "b", "c", "c"], dtype=object)
