@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import take
 
 from raterlab.agreement.bands import apply_bands, landis_koch_band
 from raterlab.agreement.by_field import agreement_table, estimates
@@ -119,9 +120,29 @@ def unit_matrix(rows: pd.DataFrame, unit: str, column: str) -> pd.DataFrame:
     """Units (``unit``) x annotators: each annotator's first non-missing ``column`` value of
     the unit; units and annotators without any left out, both sorted. What
     ``pivot_table(index=unit, columns="annotator_id", values=column, aggfunc="first")``
-    gives, in a fifth to a half of its time."""
-    first = rows.groupby([unit, "annotator_id"])[column].first()
-    return first.unstack().dropna(how="all").dropna(axis=1, how="all")
+    gives (tested), placed by the codes of a sorted factorization: no grouping and unstacking
+    (a few milliseconds a call, and agreement and rater quality build hundreds per run)."""
+    values = rows[column]
+    rated = values.notna().to_numpy()
+    units, unit_names = pd.factorize(rows[unit][rated], sort=True)
+    raters, rater_names = pd.factorize(rows["annotator_id"][rated], sort=True)
+    cells = units.astype(np.int64) * len(rater_names) + raters
+    first = np.flatnonzero(~pd.Series(cells).duplicated().to_numpy())  # a cell's first rating
+    index = pd.Index(unit_names, dtype=rows[unit].dtype, name=unit)
+    shape = (len(unit_names), len(rater_names))
+    if values.dtype == np.float64:
+        grid = np.full(shape[0] * shape[1], np.nan)
+        grid[cells[first]] = values.to_numpy()[rated][first]
+        matrix = pd.DataFrame(grid.reshape(shape), index=index)
+    else:  # text or objects: each column taken from the distinct values by their codes
+        codes, levels = pd.factorize(values[rated])
+        at = np.full(shape[0] * shape[1], -1, dtype=np.int64)
+        at[cells[first]] = codes[first]
+        at = at.reshape(shape)
+        columns = {j: take(levels, at[:, j], allow_fill=True) for j in range(shape[1])}
+        matrix = pd.DataFrame(columns, index=index)
+    matrix.columns = pd.Index(rater_names, dtype=rows["annotator_id"].dtype, name="annotator_id")
+    return matrix
 
 
 def field_matrix(rows: pd.DataFrame, task: str, field: str, spec: object) -> pd.DataFrame:

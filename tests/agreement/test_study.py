@@ -342,7 +342,11 @@ def test_unit_matrix_is_pivot_table_first(seed: int) -> None:
             "value_num": np.where(rng.random(n) < 0.3, np.nan, rng.integers(1, 6, n)),
         }
     )
-    for column in ("value", "value_num"):
+    # rater quality's ratings: numbers and labels in one object column
+    rows["x"] = pd.Series(
+        [[None, 2.0, 3.5, "a", "b"][k] for k in rng.integers(0, 5, n)], dtype=object
+    )
+    for column in ("value", "value_num", "x"):
         expected = rows.pivot_table(
             index="item_id", columns="annotator_id", values=column, aggfunc="first"
         )
