@@ -51,6 +51,21 @@ ITEM_COLUMNS = tuple(n for n in names(ITEMS)[1:] if n != "record")
 """The columns of ``gold.items`` the contract reads: all but the records (JSON text, which it
 does not check: about 100 MB at 100,000 items)."""
 
+CONSENSUS_CHECKED = (
+    "task",
+    "item_id",
+    "field",
+    "value",
+    "value_num",
+    "status",
+    "n_ratings",
+    "method",
+    "confidence",
+)
+"""The columns of ``gold.consensus`` the expectations read (their columns and conditions;
+tested): Great Expectations filters the whole frame for each expectation with a condition,
+so the others (the reasons' text among them) would be copied a hundred times a run."""
+
 REPORT_FOLDER = "gold_contract"
 
 
@@ -75,11 +90,12 @@ def contract_frame(
     ratings: pd.DataFrame,
     key: pd.DataFrame,
 ) -> pd.DataFrame:
-    """``gold.consensus`` with the columns its counts are checked against:
+    """``gold.consensus`` (:data:`CONSENSUS_CHECKED`) with the columns its counts are
+    checked against:
     ``n_counted`` (the counting ratings of gold.labels, ``ratings``: see
     :func:`raterlab.ingest.study_tables.counting_ratings`), ``n_assigned`` (copy-0 item rows in
     the sealed key plus imported ratings) and ``in_items`` (the item is in gold.items)."""
-    frame = consensus.copy()
+    frame = consensus[list(CONSENSUS_CHECKED)].copy()
     counted = ratings.groupby(["task", "item_id", "field"]).size().rename("n_counted")
     frame = frame.merge(counted.reset_index(), how="left", on=["task", "item_id", "field"])
     frame["n_counted"] = frame["n_counted"].fillna(0).astype("int64")

@@ -13,7 +13,7 @@ import pytest
 from raterlab import warehouse
 from raterlab.gold import contract
 from raterlab.gold.build import build_consensus
-from raterlab.gold.contract import validate_gold
+from raterlab.gold.contract import consensus_expectations, contract_frame, validate_gold
 from raterlab.ingest.study_tables import load_tables
 from raterlab.warehouse import read_table
 
@@ -90,6 +90,21 @@ def _counted(function, calls: list):
         return function(*args, **kwargs)
 
     return counted
+
+
+def test_the_contract_frame_holds_every_column_an_expectation_reads(published) -> None:
+    study, _, tables, consensus, items = published
+    frame = contract_frame(study, consensus, items, tables.ratings, tables.key)
+    read = set()
+    for expectation in consensus_expectations(study, len(frame)):
+        for name in ("column", "column_A", "column_B"):
+            read |= {getattr(expectation, name, None)} - {None}
+        read |= set(getattr(expectation, "column_list", None) or [])
+        condition = getattr(expectation.row_condition, "pass_through_filter", None) or ""
+        read |= set(re.findall(r"(\w+)\s*(?:==|\.isin\()", condition))
+    assert read <= set(frame.columns)
+    assert {"status", "task", "field"} <= read  # the conditions were read
+    assert "reason" not in frame.columns
 
 
 def test_the_validated_frames_are_not_kept(published) -> None:
