@@ -260,3 +260,17 @@ def test_large_tables_fall_back_to_scipy_per_resample(monkeypatch: pytest.Monkey
     a, b = tabulated(counts), looped(counts)
     for name in SCIPY:
         np.testing.assert_allclose(a[name], b[name], atol=1e-12)
+
+
+def test_label_codes_are_each_labels_position() -> None:
+    """Verdicts as the categorical statistics read them: a label's position, NaN for a
+    missing verdict or one that is none of the labels."""
+    from raterlab.judges.calibrate import _codes
+
+    values = np.array(["b", None, "a", "x", np.nan, "b", "c", "a"], dtype=object)
+    expected = [1.0, np.nan, 0.0, np.nan, np.nan, 1.0, 2.0, 0.0]
+    np.testing.assert_array_equal(_codes(values, ["a", "b", "c"]), expected)
+    assert _codes(np.array([], dtype=object), ["a"]).shape == (0,)
+    grid = values.reshape(2, 4)  # the humans' matrix: units x raters
+    np.testing.assert_array_equal(_codes(grid, ["a", "b", "c"]), np.reshape(expected, (2, 4)))
+    np.testing.assert_array_equal(_codes(np.array([1, 2.5]), None), [1.0, 2.5])
