@@ -87,10 +87,12 @@ def test_agreement_is_cohens_kappa_with_a_bootstrap_over_pairs(judged) -> None:
         # The reference: resample pairs with the same draws, each pair's two verdicts along.
         pairs = np.unique(rows["item_id"])
         drawn = np.random.default_rng(3).integers(0, len(pairs), size=(300, len(pairs)))
+        rows_of = rows.groupby("item_id").indices  # a pair's rows, in the frame's order
+        outcome, human = rows["outcome"].to_numpy(), rows["human"].to_numpy()
         kappas = [
-            cohen_kappa_score(sample["outcome"], sample["human"])
+            cohen_kappa_score(outcome[at], human[at])
             for draw in drawn
-            for sample in [pd.concat([rows[rows["item_id"] == pairs[i]] for i in draw])]
+            for at in [np.concatenate([rows_of[pairs[i]] for i in draw])]
         ]
         low, high = np.percentile(kappas, [2.5, 97.5])
         assert (got["kappa_low"], got["kappa_high"]) == pytest.approx((low, high))
