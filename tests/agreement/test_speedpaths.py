@@ -5,6 +5,8 @@ many raters; ratings coded once as small integers; the bootstrap's draws unchang
 
 from __future__ import annotations
 
+import threading
+
 import krippendorff
 import numpy as np
 import pytest
@@ -284,3 +286,18 @@ def test_a_unit_drawn_256_times_widens_its_chunk(monkeypatch) -> None:
     first = np.random.default_rng(5).integers(0, 300, size=(1, 300))
     np.testing.assert_array_equal(chunk[:1], resample_counts(first, 300))
     np.testing.assert_array_equal(chunk[1:], np.eye(1, 300).repeat(2, axis=0) * 300)
+
+
+def test_the_draw_thread_ends_with_the_draw_even_when_it_is_left_unread() -> None:
+    """The blocks drawn ahead on a second thread are the draws a single thread makes, and
+    the thread is gone once the draw is read out or dropped half-read."""
+    step = 30
+    draws = bootstrap._draw(20_000, 70, 11, step)
+    first = next(draws)
+    assert any(t.name.startswith("raterlab-draw") for t in threading.enumerate())
+    draws.close()
+    assert not any(t.name.startswith("raterlab-draw") for t in threading.enumerate())
+    rng = np.random.default_rng(11)
+    np.testing.assert_array_equal(
+        first, resample_counts(rng.integers(0, 20_000, size=(step, 20_000)), 20_000)
+    )
