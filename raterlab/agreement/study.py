@@ -215,9 +215,9 @@ def _slices(study: Study, rows: pd.DataFrame) -> Iterator[tuple[str, pd.Series]]
     for key in keys:
         if key not in rows or key == "task":
             continue
-        values = rows[key].dropna().astype(str)
-        for value in sorted(set(values) - {""}):
-            yield f"{key}={value}", rows[key].astype(str) == value
+        text = rows[key].astype(str)
+        for value in sorted(set(rows[key].dropna().astype(str).unique()) - {""}):
+            yield f"{key}={value}", text == value
 
 
 @dataclass(frozen=True)
