@@ -18,6 +18,7 @@ from raterlab.agreement.pilot import gate_history, matrix_markdown, pilot_gate, 
 from raterlab.agreement.plot import forest_plot
 from raterlab.agreement.study import label_columns, ratings
 from raterlab.design.rounds import PILOT, latest_pilot_only, round_labels
+from raterlab.membership import is_in
 from raterlab.protocol import Study
 from raterlab.report.headline import headline_table
 from raterlab.tables.ddl import quoted
@@ -41,7 +42,7 @@ def study_ratings(raterlab: Raterlab, study: Study, round_name: str | None = Non
     records are decoded."""
     labels = _labels_of_round(raterlab, study, round_name)
     generations = generations_text(raterlab, study.name)
-    generations = generations[generations["item_id"].isin(labels["item_id"])]
+    generations = generations[is_in(generations["item_id"], labels["item_id"])]
     items = decoded_generations(generations, keys=study.slices)[["item_id", "task", "record"]]
     routed = study_frame(raterlab, "staging.routed_items", study.name)
     items = items.merge(routed[["item_id", "tier", "stratum"]], on="item_id", how="left")

@@ -41,6 +41,7 @@ from raterlab.design.instructions import allowed_values
 from raterlab.design.packets import finish_packet
 from raterlab.design.pairs import shown_pair
 from raterlab.ingest.study_tables import StudyTables
+from raterlab.membership import is_in
 from raterlab.protocol import Study
 from raterlab.settings import Home
 
@@ -140,7 +141,7 @@ def write_adjudication_packet(
     lines, table_rows = [], []
     assigned = assigned_adjudicator(study, rows["batch"].iloc[0]) or ""
     # Every case's ratings from one pass over the labels, not a filter per case.
-    by_item = item_cards(study, tables.labels[tables.labels["item_id"].isin(rows["item_id"])])
+    by_item = item_cards(study, tables.labels[is_in(tables.labels["item_id"], rows["item_id"])])
     for case, case_rows in rows.groupby("case_token", sort=False):
         first = case_rows.iloc[0]
         task, item_id = first["task"], first["item_id"]

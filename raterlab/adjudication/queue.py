@@ -33,6 +33,7 @@ from raterlab.consensus.policy import (
 from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.ingest.study_tables import StudyTables
+from raterlab.membership import is_in
 from raterlab.protocol import Study
 
 QUEUE_COLUMNS = (
@@ -101,7 +102,7 @@ def _assigned_annotators(key: pd.DataFrame, disputed_items: pd.Series) -> dict[s
 
     Only disputed items are asked about: a set per item of the whole key cost about a second
     per call at 30,000 items."""
-    disputed = key[key["item_id"].isin(disputed_items)] if len(key) else key
+    disputed = key[is_in(key["item_id"], disputed_items)] if len(key) else key
     if not len(disputed):
         return {}
     return disputed.groupby("item_id")["annotator_id"].agg(set).to_dict()

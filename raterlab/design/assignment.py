@@ -16,6 +16,7 @@ import pandas as pd
 
 from raterlab.design.rounds import pilot_name, pilot_number
 from raterlab.design.routing import proportional_allocation
+from raterlab.membership import is_in
 from raterlab.protocol import Study
 
 COLUMNS = (
@@ -58,7 +59,7 @@ def _pick_pilot_groups(
         names = np.array(sorted(keys.dropna().astype(str).unique()), dtype=object)
         k = round(fraction * len(names))
         picked = set(rng.choice(names, size=k, replace=False).tolist()) if k else set()
-        chosen.update(task_items.loc[keys.astype(str).isin(picked), "item_id"].tolist())
+        chosen.update(task_items.loc[is_in(keys.astype(str), picked), "item_id"].tolist())
     return chosen
 
 
@@ -209,7 +210,7 @@ def assign(
         pilot_ids = _pick_pilot_groups(items, groups, pilot.fraction, rng)
     else:
         pilot_ids = _pick_pilot(items, pilot.fraction, rng)
-    is_pilot = items["item_id"].isin(pilot_ids)
+    is_pilot = is_in(items["item_id"], pilot_ids)
     everyone = items[is_pilot].merge(
         pd.DataFrame({"annotator_id": study.design.annotators}), how="cross"
     )

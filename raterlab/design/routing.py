@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from raterlab.membership import is_in
 from raterlab.protocol import Study
 from raterlab.protocol.rules import AllOf, ItemPredicate, condition_keys
 
@@ -96,7 +97,7 @@ def stratify(study: Study, items: pd.DataFrame, rng: np.random.Generator) -> pd.
         for stratum, k in proportional_allocation(sizes, study.sampling.n).items():
             members = units[first.index[first["stratum"] == stratum]].to_numpy()
             chosen.update(rng.choice(members, size=int(k), replace=False).tolist())
-        out["sampled"] = units.isin(chosen).to_numpy()
+        out["sampled"] = is_in(units, chosen)
         return out
     for _, group in out.groupby(items["task"].to_numpy(), sort=True):
         sizes = group.groupby("stratum").size()

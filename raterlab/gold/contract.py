@@ -36,6 +36,7 @@ import pandas as pd
 
 from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
+from raterlab.membership import is_in
 from raterlab.protocol import CategoricalField, LikertField, Study
 from raterlab.tables import names
 from raterlab.tables.consensus import CONSENSUS, ITEMS, METHODS, RESOLVED, STATUSES
@@ -113,7 +114,7 @@ def contract_frame(
         frame["item_id"].map(assigned).fillna(0).astype("int64").to_numpy()
         + imported.reindex(keys).fillna(0).astype("int64").to_numpy()
     )
-    frame["in_items"] = frame["item_id"].isin(set(items["item_id"])) if len(items) else False
+    frame["in_items"] = is_in(frame["item_id"], items["item_id"]) if len(items) else False
     return frame
 
 

@@ -22,6 +22,7 @@ from raterlab.design.generations import decode_records
 from raterlab.design.kinds import ordinary
 from raterlab.design.rounds import latest_pilot_only
 from raterlab.ingest.changes import held_out
+from raterlab.membership import is_in
 from raterlab.protocol import SKIP_VALUE, CategoricalField, Study
 from raterlab.tables import names
 from raterlab.tables.adjudication import ADJUDICATIONS
@@ -150,7 +151,7 @@ class StudyTables:
         if self._generations is None:
             mine = self.read_generations(wanted)
         else:
-            mine = self._generations[self._generations["item_id"].isin(wanted)]
+            mine = self._generations[is_in(self._generations["item_id"], wanted)]
         return dict(zip(mine["item_id"], decode_records(mine["record"]), strict=True))
 
     def decoded_generations(self, keys: Collection[str] | None = None) -> pd.DataFrame:
@@ -165,7 +166,7 @@ def apply_promotions(routed: pd.DataFrame, promotions: pd.DataFrame) -> pd.DataF
     if promotions.empty or routed.empty:
         return routed
     latest = promotions.drop_duplicates("item_id", keep="last").set_index("item_id")
-    moved = routed["item_id"].isin(latest.index)
+    moved = is_in(routed["item_id"], latest.index)
     out = routed.copy()
     ids = out.loc[moved, "item_id"]
     out.loc[moved, "tier"] = ids.map(latest["to_tier"]).to_numpy()

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from raterlab.judges.field_input import FieldInput
+from raterlab.membership import is_in
 
 
 class JudgeInputError(ValueError):
@@ -136,7 +137,7 @@ def field_inputs(
             h = h.assign(value=h["value"].map(label_text))
         units, raters, wide = _wide(h)
         j = judges[judges["field"] == field].assign(unit=lambda f: f["unit"].astype(str))
-        j = j[j["unit"].isin(set(units))]
+        j = j[is_in(j["unit"], units)]
         if kind == "graded":
             matrix, field_labels = _graded_matrix(field, wide), None
         else:

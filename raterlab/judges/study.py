@@ -40,6 +40,7 @@ from raterlab.judges.verdicts import (
 )
 from raterlab.judges.weights import COLUMNS as WEIGHT_COLUMNS
 from raterlab.judges.weights import judge_weights
+from raterlab.membership import is_in
 from raterlab.memo import fingerprint, recorded, unchanged
 from raterlab.protocol import BinaryField, LikertField, Study
 from raterlab.protocol.study import BUILTIN_SLICES
@@ -190,8 +191,8 @@ def calibrate_study(
         kept = calibration_items(
             study.judges.calibrate_on, set(ratings["item_id"].astype(str)), records, tiers
         )
-        ratings = ratings[ratings["item_id"].astype(str).isin(kept)]
-        verdicts = verdicts[verdicts["item_id"].astype(str).isin(kept)]
+        ratings = ratings[is_in(ratings["item_id"].astype(str), kept)]
+        verdicts = verdicts[is_in(verdicts["item_id"].astype(str), kept)]
         if ratings.empty or verdicts.empty:
             return _empty_calibration()
     opts = _calibration_options(study, resamples)
@@ -266,7 +267,7 @@ def task_inputs(
             tables.ratings[tables.ratings["task"] == task],
             verdicts[verdicts["task"] == task],
             records,
-            tiers[tiers["item_id"].isin(records["item_id"])],
+            tiers[is_in(tiers["item_id"], records["item_id"])],
         )
     return parts
 

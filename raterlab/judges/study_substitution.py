@@ -21,6 +21,7 @@ from raterlab.ingest.study_tables import load_tables
 from raterlab.judges.study import calibration_items, study_verdicts
 from raterlab.judges.substitution import COLUMNS, substitution_table
 from raterlab.judges.verdicts import first_runs, judges_dir, record_keys
+from raterlab.membership import is_in
 from raterlab.protocol import BinaryField, LikertField, Study, Task
 from raterlab.protocol.study import BUILTIN_SLICES
 from raterlab.settings import Home
@@ -77,7 +78,7 @@ def study_substitution(
         kept = calibration_items(
             study.judges.calibrate_on, set(ratings["item_id"].astype(str)), records, tiers
         )
-        ratings = ratings[ratings["item_id"].astype(str).isin(kept)]
+        ratings = ratings[is_in(ratings["item_id"].astype(str), kept)]
     tables = []
     for task_name, task in study.tasks.items():
         judged = verdicts[verdicts["task"] == task_name]

@@ -35,6 +35,7 @@ from raterlab.judges.store import read_calibration
 from raterlab.judges.study import calibration_items, study_verdicts, task_slices
 from raterlab.judges.verdict import INPUT_COLUMNS, fisher_interval, judge_verdicts
 from raterlab.judges.verdicts import first_runs, judges_dir, record_keys
+from raterlab.membership import is_in
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, Study
 from raterlab.protocol.fields import PairwiseField
 from raterlab.settings import Home
@@ -98,7 +99,7 @@ def paired_fields(
         kept = calibration_items(
             study.judges.calibrate_on, set(verdicts["item_id"].astype(str)), records, tiers
         )
-        verdicts = verdicts[verdicts["item_id"].astype(str).isin(kept)]
+        verdicts = verdicts[is_in(verdicts["item_id"].astype(str), kept)]
     if kinds is not None:
         wanted = [
             (task_name, name)

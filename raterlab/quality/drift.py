@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from raterlab.design.kinds import ordinary
+from raterlab.membership import is_in
 from raterlab.protocol import Study
 from raterlab.quality.ratings import ALL, EVERYONE, key_slice, metric, within_one
 
@@ -65,7 +66,7 @@ def spot_check_comparisons(
     spot = plain["spot_check"].astype(bool)
     checkers = plain.loc[spot, ["task", "item_id", "annotator_id", "tier"]]
     singles = plain.loc[
-        ~spot & plain["item_id"].isin(checkers["item_id"]), ["task", "item_id", "annotator_id"]
+        ~spot & is_in(plain["item_id"], checkers["item_id"]), ["task", "item_id", "annotator_id"]
     ]
     who = checkers.rename(columns={"annotator_id": "checker"}).merge(
         singles.rename(columns={"annotator_id": "single"}), on=["task", "item_id"]

@@ -41,6 +41,7 @@ from raterlab.design.generations import record_of
 from raterlab.design.packets import returned_name, template_name
 from raterlab.design.rounds import TIEBREAK_ROUND
 from raterlab.files import write_atomic
+from raterlab.membership import is_in
 from raterlab.protocol import BinaryField, CategoricalField, LikertField, PairwiseField, Study
 from raterlab.protocol.pairwise import seen
 from raterlab.settings import Home
@@ -248,7 +249,7 @@ def fill_third_annotators(
     records as stored, those of the tie-break items decoded); returns the inbox files written
     and their rows."""
     tiebreak = key[key["round"] == TIEBREAK_ROUND]
-    lengths = _text_lengths(study, generations[generations["item_id"].isin(tiebreak["item_id"])])
+    lengths = _text_lengths(study, generations[is_in(generations["item_id"], tiebreak["item_id"])])
     by_token = {
         t: (str(i), k, int(c), bool(s))
         for t, i, k, c, s in zip(
