@@ -99,22 +99,26 @@ def consistency_metrics(study: Study, pairs: pd.DataFrame) -> list[dict]:
 
 
 def consistency_flags(pairs: pd.DataFrame) -> list[dict]:
-    """``duplicate_inconsistent`` item flags: pairs not within one on some field."""
-    off = pairs[~pairs["within_one"]]
-    out = []
-    for (annotator, task, item), part in off.groupby(["annotator_id", "task", "item_id"]):
-        part = part.sort_values(["field", "batch"])  # the text, whatever the rows' order
-        detail = "; ".join(
+    """``duplicate_inconsistent`` item flags: pairs not within one on some field, one flag per
+    (annotator, task, item), its fields in order (then their batches)."""
+    keys = ["annotator_id", "task", "item_id"]
+    off = pairs[~pairs["within_one"]].sort_values([*keys, "field", "batch"])
+    text = pd.Series(
+        [
             f"{f} {show(a)} then {show(b)}"
-            for f, a, b in zip(part["field"], part["first"], part["second"], strict=True)
-        )
-        out.append(
-            {
-                "annotator_id": annotator,
-                "task": task,
-                "item_id": item,
-                "flag": "duplicate_inconsistent",
-                "detail": detail,
-            }
-        )
-    return out
+            for f, a, b in zip(off["field"], off["first"], off["second"], strict=True)
+        ],
+        index=off.index,
+        dtype=object,
+    )
+    details = text.groupby([off[k] for k in keys], sort=True).agg("; ".join)
+    return [
+        {
+            "annotator_id": annotator,
+            "task": task,
+            "item_id": item,
+            "flag": "duplicate_inconsistent",
+            "detail": detail,
+        }
+        for (annotator, task, item), detail in details.items()
+    ]

@@ -179,9 +179,10 @@ def prepare(
     keys = pd.MultiIndex.from_arrays([labels["task"], labels["field"]])
     known = keys.isin(list(fields))
     rows = labels.loc[known, [c for c in labels.columns if c not in UNCOMPARED]].copy()
-    info = [fields[(t, f)] for t, f in zip(rows["task"], rows["field"], strict=True)]
-    rows["likert"] = np.array([i.likert for i in info], dtype=bool)
-    rows["numeric"] = np.array([i.numeric for i in info], dtype=bool)
+    codes, pairs = pd.MultiIndex.from_arrays([rows["task"], rows["field"]]).factorize()
+    info = [fields[pair] for pair in pairs]
+    rows["likert"] = np.array([i.likert for i in info], dtype=bool)[codes]
+    rows["numeric"] = np.array([i.numeric for i in info], dtype=bool)[codes]
     number = pd.to_numeric(rows["value_num"], errors="coerce").astype(float)
     text = shared_text(rows["value"])
     rows["x"] = np.where(rows["numeric"], number, text).astype(object)
