@@ -64,10 +64,9 @@ def unit_values(study: Study, consensus: pd.DataFrame, items: pd.DataFrame) -> p
         else:
             attributes[key] = [_text(r.get(key)) if r else None for r in items["record"]]
     wanted = consensus[consensus["value_num"].notna()]
-    compared = [
-        f in compared_fields(study, t) for t, f in zip(wanted["task"], wanted["field"], strict=True)
-    ]
-    wanted = wanted[np.array(compared, dtype=bool)]
+    codes, pairs = pd.MultiIndex.from_arrays([wanted["task"], wanted["field"]]).factorize()
+    compared = np.array([f in compared_fields(study, t) for t, f in pairs], dtype=bool)
+    wanted = wanted[compared[codes]]
     units = wanted[["task", "item_id", "field", "value_num"]].rename(columns={"value_num": "value"})
     units = units.merge(attributes, on="item_id", how="left")
     return units[units[comparison.by].notna()].reset_index(drop=True)

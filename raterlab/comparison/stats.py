@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 BOOTSTRAP_REPLICATES = 2000
@@ -200,10 +201,11 @@ def rater_adjusted(
     y = np.asarray(values, dtype=float)
     treated = np.asarray(treated, dtype=float)
     raters, clusters = np.asarray(raters), np.asarray(clusters)
-    rater_levels, rater_index = np.unique(raters, return_inverse=True)
-    dummies = (raters[:, None] == rater_levels[None, 1:]).astype(float)
+    # sorted codes, as np.unique's, by hashing: np.unique sorts text objects in Python
+    rater_index, rater_levels = pd.factorize(raters, sort=True)
+    dummies = (rater_index[:, None] == np.arange(1, len(rater_levels))[None, :]).astype(float)
     x = np.column_stack([np.ones_like(y), treated, dummies])
-    groups, group_index = np.unique(clusters, return_inverse=True)
+    group_index, groups = pd.factorize(clusters, sort=True)
     n, k, g = len(y), x.shape[1], len(groups)
     nan = Adjusted(np.nan, np.nan, np.nan, n, len(rater_levels), g)
     if g < 2 or n <= k or _treated_by_rater(treated, rater_index, len(rater_levels)):

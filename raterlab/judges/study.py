@@ -102,7 +102,7 @@ def _task_inputs(
         columns={"item_id": "unit", "annotator_id": "rater"}
     )
     judges = judged.rename(columns={"item_id": "unit"})
-    units = set(humans["unit"].astype(str))
+    units = set(humans["unit"].astype(str).unique())
 
     def key_of(key: str) -> dict[str, object]:
         return {u: records.get(u, {}).get(key) for u in units}
@@ -199,7 +199,8 @@ def calibrate_study(
     calibration, weights = [], []
     for task_name, task in study.tasks.items():
         judged = verdicts[verdicts["task"] == task_name]
-        fields = [f for f in task.rating_fields if f in set(judged["field"])]
+        judged_fields = set(judged["field"].unique())
+        fields = [f for f in task.rating_fields if f in judged_fields]
         if not fields:
             continue
         taken = calibrated if reused is None or task_name in reused else None
