@@ -351,3 +351,37 @@ def test_nothing_to_assess_gives_empty_typed_tables(mini, generations) -> None:
     assert report.table.empty and report.item_flags.empty and report.promotions.empty
     assert report.table["value"].dtype == np.float64
     assert flag_summary(report.table) == "no rater flagged"
+
+
+def test_inconsistent_duplicates_are_one_flag_per_item_fields_in_order() -> None:
+    """Whatever the pairs' order, one flag per (annotator, task, item), its fields (then
+    batches) in order; pairs within one are not named."""
+    from raterlab.quality.consistency import consistency_flags
+
+    pairs = pd.DataFrame(
+        [
+            ("a1", "t", "i2", "score", "b2", 1.0, 5.0, False),
+            ("a1", "t", "i1", "tone", "b1", 5.0, 1.0, False),
+            ("a1", "t", "i1", "clarity", "b1", 1.0, 4.0, False),
+            ("a1", "t", "i1", "bias", "b1", 2.0, 3.0, True),
+            ("a0", "t", "i1", "score", "b2", 2.0, 5.0, False),
+            ("a0", "t", "i1", "score", "b1", 1.0, 4.0, False),
+        ],
+        columns=[
+            "annotator_id",
+            "task",
+            "item_id",
+            "field",
+            "batch",
+            "first",
+            "second",
+            "within_one",
+        ],
+    )
+    flags = consistency_flags(pairs)
+    assert [(f["annotator_id"], f["item_id"], f["detail"]) for f in flags] == [
+        ("a0", "i1", "score 1 then 4; score 2 then 5"),
+        ("a1", "i1", "clarity 1 then 4; tone 5 then 1"),
+        ("a1", "i2", "score 1 then 5"),
+    ]
+    assert {f["flag"] for f in flags} == {"duplicate_inconsistent"}
