@@ -24,8 +24,15 @@ class Raterlab(dg.ConfigurableResource):
     studies: str = ""
 
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
-        """At the start of each run: :func:`raterlab.heap.freeze_heap`."""
+        """At the start of each run: :func:`raterlab.heap.freeze_heap`, and the warehouse
+        kept attached between the steps' connections (:func:`raterlab.warehouse.linger`)."""
         freeze_heap()
+        warehouse.linger()
+
+    def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
+        """At the end of each run: the warehouse let go at once
+        (:func:`raterlab.warehouse.release`)."""
+        warehouse.release()
 
     @property
     def paths(self) -> Home:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import dagster as dg
 import duckdb
 import pandas as pd
 import pytest
@@ -15,6 +17,7 @@ import pytest
 from raterlab import warehouse
 from raterlab.tables.consensus import CONSENSUS
 from raterlab.tables.structure import problems
+from resources import Raterlab
 
 WRITE_FROM_ANOTHER_PROCESS = (
     "import sys, duckdb; c = duckdb.connect(sys.argv[1]); "
@@ -70,3 +73,94 @@ def test_two_warehouses_open_at_once_keep_to_their_own_tables(tmp_path: Path) ->
             a, "gold.consensus"
         )
         assert problems(a, CONSENSUS) == [f"{CONSENSUS.name}: missing (no such table or view)"]
+
+
+@pytest.fixture
+def lingering():
+    """The warehouse kept attached 0.3 s after its last connection closes, as in a run."""
+    warehouse.linger(0.3)
+    yield 0.3
+    warehouse.release()
+
+
+@pytest.fixture
+def attaches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The aliases ``ATTACH`` ed from now on, in order."""
+    made: list[str] = []
+    attach = warehouse._attach
+
+    def counted(database, path, alias, read_only, timeout):
+        made.append(alias)
+        attach(database, path, alias, read_only, timeout)
+
+    monkeypatch.setattr(warehouse, "_attach", counted)
+    return made
+
+
+def test_a_lingering_warehouse_is_taken_over_then_let_go_when_left_alone(
+    tmp_path: Path, lingering: float, attaches: list[str]
+) -> None:
+    path = tmp_path / "warehouse.duckdb"
+    with warehouse.connect(path) as con:
+        warehouse.replace_study_rows(con, "gold.t", "s", pd.DataFrame({"x": [1]}))
+    with warehouse.connect(path, read_only=True) as con:  # within the linger: no new ATTACH
+        assert con.execute("SELECT x FROM gold.t").fetchall() == [(1,)]
+    assert len(attaches) == 1
+    assert not _other_process_writes(path)  # still held, for the next connection
+    time.sleep(lingering + 0.2)
+    assert _other_process_writes(path)  # left alone longer than the linger: let go
+    with warehouse.connect(path, read_only=True) as con:
+        assert con.execute("SELECT x FROM main.other").fetchall() == [(1,)]
+    assert len(attaches) == 2
+
+
+def test_release_lets_go_at_once_and_ends_the_lingering(
+    tmp_path: Path, lingering: float, attaches: list[str]
+) -> None:
+    path = tmp_path / "warehouse.duckdb"
+    with warehouse.connect(path) as con:
+        con.execute("CREATE TABLE gold.t AS SELECT 1 AS x")
+    warehouse.release()
+    assert _other_process_writes(path)
+    with warehouse.connect(path):
+        pass
+    assert _other_process_writes(path)  # no linger after release
+    assert len(attaches) == 2
+
+
+def test_a_lingering_read_only_attachment_gives_way_to_a_writer(
+    tmp_path: Path, lingering: float, attaches: list[str]
+) -> None:
+    path = tmp_path / "warehouse.duckdb"
+    with warehouse.connect(path):
+        pass
+    warehouse.release()
+    warehouse.linger(0.3)
+    with warehouse.connect(path, read_only=True):
+        pass
+    with warehouse.connect(path) as con:  # not refused: the reader had gone
+        con.execute("CREATE TABLE gold.done AS SELECT 1 AS x")
+    with warehouse.connect(path) as con:  # the writable attachment taken over
+        assert con.execute("SELECT x FROM gold.done").fetchall() == [(1,)]
+    assert len(attaches) == 3
+
+
+def test_a_run_keeps_the_warehouse_between_connections_and_lets_go_when_it_ends(
+    tmp_path: Path, attaches: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(warehouse, "LINGER_S", 60.0)  # longer than starting a process
+    home = tmp_path / "home"
+    held: list[bool] = []
+
+    @dg.asset
+    def writes_then_reads(raterlab: Raterlab) -> None:
+        with raterlab.warehouse() as con:
+            con.execute("CREATE TABLE gold.t AS SELECT 1 AS x")
+        held.append(not _other_process_writes(raterlab.paths.warehouse))
+        with raterlab.warehouse(read_only=True) as con:
+            assert con.execute("SELECT x FROM gold.t").fetchall() == [(1,)]
+
+    result = dg.materialize([writes_then_reads], resources={"raterlab": Raterlab(home=str(home))})
+    assert result.success
+    assert held == [True] and len(attaches) == 1  # the read took over the write's attachment
+    assert _other_process_writes(home / "warehouse.duckdb")  # let go as the run ended

@@ -30,7 +30,9 @@ def test_a_run_freezes_the_heap_after_collecting_it(restored_collector) -> None:
     before = _Node()
     gone_before = weakref.ref(before)
     del before
-    Raterlab().setup_for_execution(dg.build_init_resource_context())
+    resource, context = Raterlab(), dg.build_init_resource_context()
+    resource.setup_for_execution(context)
+    resource.teardown_after_execution(context)  # the run's end: the warehouse let go
     assert gone_before() is None  # collected, not frozen
     assert gc.get_freeze_count() > 0
     assert gc.get_threshold()[0] == YOUNG_OBJECTS
