@@ -51,8 +51,8 @@ class Raterlab(dg.ConfigurableResource):
     def publish(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
         """Publish ``tables`` (``schema.name``; the gold ones are copied) over ``con``, a
         writable warehouse connection (:func:`raterlab.publish.publish`). Within a run they
-        are only recorded as unpublished (:func:`raterlab.publish.publish_later`, in the
-        step's transaction) and copied once, as the run ends: a run's steps published
+        are only recorded as unpublished (:func:`raterlab.publish.publish_later`) and
+        copied once, as the run ends: a run's steps published
         about 14 times, 50-90 ms each at 1,000 items, and researchers now see a run's tables
         together, never one step's new rows beside another's old ones."""
         if self._in_run:
