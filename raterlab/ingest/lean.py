@@ -105,16 +105,21 @@ def _plain_csv(received: Received) -> tuple[list[str], int, list[str], list[str]
         b'"' in data
         or b"#" in data
         or b"Err:" in data
-        or data.count(b"\r") != data.count(b"\r\n")
+        or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n"))
         or _QUOTED_CELL.search(data) is not None
         or _blank_line_start(data)
     ):
         return None
     end = _content_end(data)
-    lines = data[:end].split(b"\n", 2)
-    if len(lines) < 2:
+    header_end = data.find(b"\n", 0, end)
+    if header_end < 0:
         return None
-    header, first = (line.removesuffix(b"\r").decode() for line in lines[:2])
+    first_end = data.find(b"\n", header_end + 1, end)
+    first_end = end if first_end < 0 else first_end
+    header, first = (
+        data[a:b].removesuffix(b"\r").decode()
+        for a, b in ((0, header_end), (header_end + 1, first_end))
+    )
     try:
         names = _names(path, header.split(","))
     except UnreadableFile:
