@@ -195,11 +195,10 @@ LINGER_S = 0.05
 
 def linger(seconds: float | None = None) -> None:
     """From now on, keep a warehouse attached ``seconds`` (default :data:`LINGER_S`) after
-    its last connection closes,
-    for the next connection to take over (see :class:`_Host`); for a pipeline run, whose
-    steps open it hundreds of times. :func:`release` ends it. Not for a process that opens
-    the file directly with ``duckdb.connect`` meanwhile: DuckDB refuses a file attached
-    twice in one process."""
+    its last connection closes, for the next connection to take over (see :class:`_Host`):
+    for a pipeline run, whose steps open it hundreds of times. :func:`release` ends it. Not
+    for a process that opens the file directly with ``duckdb.connect`` meanwhile: DuckDB
+    refuses a file attached twice in one process."""
     with _HOST.lock:
         _HOST.linger_s = LINGER_S if seconds is None else seconds
 

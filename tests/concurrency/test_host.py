@@ -77,10 +77,16 @@ def test_two_warehouses_open_at_once_keep_to_their_own_tables(tmp_path: Path) ->
 
 @pytest.fixture
 def lingering():
-    """The warehouse kept attached 0.3 s after its last connection closes, as in a run."""
+    """The warehouse kept attached 0.3 s after its last connection closes, as in a run (and
+    let go after the test)."""
     warehouse.linger(0.3)
     yield 0.3
     warehouse.release()
+
+
+HELD_S = 60.0
+"""A linger far longer than another process takes to start: while it lasts, that process
+must find the file held."""
 
 
 @pytest.fixture
@@ -101,13 +107,17 @@ def test_a_lingering_warehouse_is_taken_over_then_let_go_when_left_alone(
     tmp_path: Path, lingering: float, attaches: list[str]
 ) -> None:
     path = tmp_path / "warehouse.duckdb"
+    warehouse.linger(HELD_S)
     with warehouse.connect(path) as con:
         warehouse.replace_study_rows(con, "gold.t", "s", pd.DataFrame({"x": [1]}))
     with warehouse.connect(path, read_only=True) as con:  # within the linger: no new ATTACH
         assert con.execute("SELECT x FROM gold.t").fetchall() == [(1,)]
     assert len(attaches) == 1
     assert not _other_process_writes(path)  # still held, for the next connection
-    time.sleep(lingering + 0.2)
+    warehouse.linger(lingering)
+    with warehouse.connect(path, read_only=True):  # taken over; closed, it lingers 0.3 s
+        pass
+    time.sleep(lingering + 0.5)
     assert _other_process_writes(path)  # left alone longer than the linger: let go
     with warehouse.connect(path, read_only=True) as con:
         assert con.execute("SELECT x FROM main.other").fetchall() == [(1,)]
@@ -135,7 +145,7 @@ def test_a_lingering_read_only_attachment_gives_way_to_a_writer(
     with warehouse.connect(path):
         pass
     warehouse.release()
-    warehouse.linger(0.3)
+    warehouse.linger(HELD_S)
     with warehouse.connect(path, read_only=True):
         pass
     with warehouse.connect(path) as con:  # not refused: the reader had gone
@@ -148,7 +158,7 @@ def test_a_lingering_read_only_attachment_gives_way_to_a_writer(
 def test_a_run_keeps_the_warehouse_between_connections_and_lets_go_when_it_ends(
     tmp_path: Path, attaches: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(warehouse, "LINGER_S", 60.0)  # longer than starting a process
+    monkeypatch.setattr(warehouse, "LINGER_S", HELD_S)
     home = tmp_path / "home"
     held: list[bool] = []
 

@@ -26,11 +26,11 @@ def restored_collector():
     gc.set_threshold(*threshold)
 
 
-def test_a_run_freezes_the_heap_after_collecting_it(restored_collector) -> None:
+def test_a_run_freezes_the_heap_after_collecting_it(restored_collector, tmp_path) -> None:
     before = _Node()
     gone_before = weakref.ref(before)
     del before
-    resource, context = Raterlab(), dg.build_init_resource_context()
+    resource, context = Raterlab(home=str(tmp_path)), dg.build_init_resource_context()
     resource.setup_for_execution(context)
     resource.teardown_after_execution(context)  # the run's end: the warehouse let go
     assert gone_before() is None  # collected, not frozen
