@@ -27,6 +27,7 @@ from raterlab import memo
 from raterlab import warehouse as wh
 from raterlab.heap import memory_returned
 from raterlab.protocol import Study
+from raterlab.publish import publish
 from raterlab.tables import written_by
 from resources import Raterlab
 
@@ -165,9 +166,9 @@ class StudyStep:
                 memo.remember(con, self.study.name, self.tables_step, self.tables_inputs)
 
     def publish(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
-        """Publish ``tables`` (``schema.name``) over ``con``, a writable warehouse
-        connection: as the run ends (:meth:`resources.Raterlab.publish`)."""
-        self.raterlab.publish(con, tables)
+        """Publish ``tables`` (``schema.name``; the gold ones are copied) over ``con``, a
+        writable warehouse connection (:func:`raterlab.publish.publish`)."""
+        publish(con, self.raterlab.paths.published, tables)
 
 
 @cache

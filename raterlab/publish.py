@@ -107,14 +107,6 @@ def _unpublished(con: duckdb.DuckDBPyConnection) -> set[str]:
     }
 
 
-def publish_later(con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
-    """Record the gold ones of ``tables`` (``schema.name``) as unpublished (inside the
-    caller's transaction, if it has one) for a :func:`publish_pending` to come: a pipeline
-    run's steps, whose tables the run publishes together as it ends."""
-    ddl.ensure(con, UNPUBLISHED)
-    mark_unpublished(con, tables)
-
-
 def publish_pending(con: duckdb.DuckDBPyConnection, target: Path) -> bool:
     """Publish the gold tables an earlier write left unpublished (its publish failed or
     never ran), if any; returns whether it published. For a command that wrote nothing

@@ -239,10 +239,9 @@ UNPUBLISHED = Table(
     ),
     key=("table_name",),
     details="A committed write records the gold tables it wrote here, in its own transaction; "
-    "publishing removes them once the new `published.duckdb` is in place: a command's at "
-    "once, a pipeline run's steps' together as the run ends. A publish that failed (a full "
-    "disk) leaves them, so the next publish, or the next command or run that finds them "
-    "(`raterlab ingest` of a file already in, the end of any run), copies them.",
+    "publishing removes them once the new `published.duckdb` is in place. A publish that "
+    "failed (a full disk) leaves them, so the next publish, or the next command or run that "
+    "finds them (`raterlab ingest` of a file already in, the ingest job), copies them.",
 )
 
 TABLES = (
