@@ -294,3 +294,77 @@ def test_judges_import_command(tmp_path: Path, monkeypatch, capsys) -> None:
     )
     assert main(["judges", "import", "mini", str(bad)]) == 2
     assert "row 2, column item_id: 'zzz' is not an item of the study" in capsys.readouterr().err
+
+
+def _verdicts_row_by_row(study, generations: pd.DataFrame) -> pd.DataFrame:
+    """The generations' verdicts as the specification says, one row at a time: per item in
+    order, per judge and field in declared order, where the item's record has the key."""
+    from raterlab.judges.verdicts import VERDICT_COLUMNS, parse_verdict
+
+    rows = []
+    for task_name, item_id, role, record in zip(
+        generations["task"],
+        generations["item_id"],
+        generations["role"],
+        generations["record"],
+        strict=True,
+    ):
+        if role != "item":
+            continue
+        task = study.tasks[task_name]
+        for judge, spec in study.judges.panel.items():
+            if spec.source != "generations":
+                continue
+            confidence = float("nan")
+            if spec.confidence:
+                try:
+                    confidence = float(record.get(spec.confidence))
+                except (TypeError, ValueError):
+                    confidence = float("nan")
+                confidence = confidence if 0 <= confidence <= 1 else float("nan")
+            for field, key in spec.fields.items():
+                if field not in task.rating_fields or key not in task.hidden or key not in record:
+                    continue
+                raw = record[key]
+                rows.append(
+                    {
+                        "task": task_name,
+                        "item_id": str(item_id),
+                        "judge": judge,
+                        "field": field,
+                        "value": parse_verdict(task.fields[field], raw),
+                        "raw": None if raw is None else str(raw),
+                        "confidence": confidence,
+                        "source": "generations",
+                        "run": "1",
+                    }
+                )
+    frame = pd.DataFrame(rows, columns=list(VERDICT_COLUMNS), dtype=object)
+    return frame.astype({"confidence": float}).where(frame.notna(), None)
+
+
+@pytest.mark.parametrize("name", ["gold_tiers", "plugin_triggers"])
+def test_generation_verdicts_match_the_row_by_row_reading(name: str) -> None:
+    """Items of several tasks interleaved, keys missing, null, unparseable, out of range or
+    of another JSON type: the verdicts built a column at a time are the row-by-row ones, in
+    the same order."""
+    study = load_study(STUDIES / f"{name}.yaml")
+    generations = read_generations(study).sample(frac=1, random_state=3).reset_index(drop=True)
+    keys = sorted({k for s in study.judges.panel.values() for k in s.fields.values()})
+    odd = [None, "unsure", 3.0, True, " 1 ", 7, "", [1], {"a": 1}, 0.5, "-2"]
+    rng = random.Random(5)
+    records = []
+    for record in generations["record"]:
+        record = dict(record)
+        for key in [*keys, "judge_a_confidence", "judge_confidence"]:
+            roll = rng.random()
+            if roll < 0.1:
+                record.pop(key, None)
+            elif roll < 0.3:
+                record[key] = rng.choice(odd)
+        records.append(record)
+    generations["record"] = records
+    expected = _verdicts_row_by_row(study, generations)
+    found = generation_verdicts(study, generations)
+    assert len(found) > 100
+    pd.testing.assert_frame_equal(found, expected)
