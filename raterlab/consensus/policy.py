@@ -195,6 +195,11 @@ def find_disputes(
     return pd.DataFrame(rows, columns=list(DISPUTE_COLUMNS))
 
 
+def _field_specs(study: Study) -> dict[tuple[str, str], object]:
+    """Each (task, field)'s field spec."""
+    return {(t, f): spec for t, task in study.tasks.items() for f, spec in task.fields.items()}
+
+
 def _majority(values: list[str]) -> str | None:
     label, count = Counter(values).most_common(1)[0]
     return str(label) if count * 2 > len(values) else None
@@ -362,10 +367,11 @@ def _field_grid(study: Study, ratings: pd.DataFrame, tiers: dict[str, str]) -> p
     """One row per rated item and rating field: its counting ``values`` and ``confidences``
     (empty lists where every rater skipped) and the dispute ``reasons`` (NaN where none)."""
     rated = ratings[["task", "item_id"]].drop_duplicates()
+    fields = {name: task.rating_fields for name, task in study.tasks.items()}
     grid = [
         (task, item, field)
         for task, item in zip(rated["task"], rated["item_id"], strict=True)
-        for field in study.tasks[task].rating_fields
+        for field in fields[task]
     ]
     frame = pd.DataFrame(grid, columns=["task", "item_id", "field"])
     groups = _disputed_groups(study, ratings)
@@ -418,8 +424,14 @@ def _policy_frame(
     tiers: dict[str, str],
     pending: dict[tuple[str, str, str], str],
 ) -> pd.DataFrame:
-    """The policy's consensus (``POLICY_COLUMNS``) for every row of :func:`_field_grid`."""
-    rows = []
+    """The policy's consensus (``POLICY_COLUMNS``) for every row of :func:`_field_grid`.
+
+    A field's result depends on its task and field, values, confidences, dispute reasons,
+    decision, tier and pending state alone, so it is worked out once per distinct set of
+    them (at 100,000 items, 248,000 fields took 5.6 s one at a time)."""
+    specs = _field_specs(study)
+    results: dict[tuple, dict] = {}
+    picked = []
     # as Python objects: iterating Arrow-backed text costs about 1 us per value
     for task, item, field, values, confidences, reasons in zip(
         *(frame[c].to_numpy(dtype=object) for c in ("task", "item_id", "field")),
@@ -428,33 +440,37 @@ def _policy_frame(
         frame["reasons"].to_numpy(dtype=object),
         strict=True,
     ):
-        result = _policy_row(
-            study,
-            field_spec(study, task, field),
-            values,
-            confidences,
+        at = (task, item, field)
+        key = (
+            task,
+            field,
+            tuple(values),
+            tuple(confidences),
             reasons if isinstance(reasons, str) else "",
-            decisions.get((task, item, field)),
+            decisions.get(at),
             tiers.get(item),
-            pending.get((task, item, field)),
+            pending.get(at),
         )
-        rows.append(
-            {
-                "task": task,
-                "item_id": item,
-                "field": field,
-                "n_ratings": len(values),
-                "values": values,
-                **result,
-            }
-        )
-    return pd.DataFrame(rows, columns=POLICY_COLUMNS)
+        result = results.get(key)
+        if result is None:
+            result = results[key] = _policy_row(
+                study, specs[task, field], values, confidences, *key[4:]
+            )
+        picked.append(result)
+    if not picked:
+        return pd.DataFrame(columns=POLICY_COLUMNS)
+    columns = {c: frame[c].tolist() for c in ("task", "item_id", "field")}
+    columns["n_ratings"] = [len(v) for v in frame["values"]]
+    columns["values"] = frame["values"].tolist()
+    columns |= {c: [r[c] for r in picked] for c in POLICY_COLUMNS[5:]}
+    return pd.DataFrame(columns, columns=POLICY_COLUMNS)
 
 
 def _value_numbers(study: Study, out: pd.DataFrame) -> list[float | None]:
     """``value_num`` of each row: the consensus as a number, ``None`` for a categorical label."""
+    specs = _field_specs(study)
     return [
-        number(v) if not isinstance(field_spec(study, t, f), CategoricalField) else None
+        number(v) if not isinstance(specs[t, f], CategoricalField) else None
         for t, f, v in zip(
             *(out[c].to_numpy(dtype=object) for c in ("task", "field", "value")), strict=True
         )

@@ -380,3 +380,37 @@ def test_with_pending_says_where_each_open_dispute_stands() -> None:
     assert pd.isna(out["reason"].iloc[3]) and out["reason"].dtype == consensus["reason"].dtype
     pd.testing.assert_frame_equal(out.drop(columns="reason"), consensus.drop(columns="reason"))
     pd.testing.assert_frame_equal(with_pending(consensus, {}), consensus)
+
+
+def test_fields_with_the_same_ratings_keep_their_own_decision_tier_and_wait() -> None:
+    """A field's result is worked out once per distinct set of what it depends on: fields
+    with the same ratings still get their own decision, tier and pending state."""
+    study = tiny()
+    rows = [
+        (i, r, "ok", v) for i in ("i1", "i2", "i3", "i4", "i5") for r, v in (("r1", 1), ("r2", 0))
+    ]
+    frame = ratings(rows)
+    tiers = {"i1": "GOLD", "i2": "GOLD", "i3": "GOLD", "i4": "TRIAGE", "i5": "PILOT"}
+    decisions = pd.DataFrame(
+        {
+            "task": ["t"],
+            "item_id": ["i1"],
+            "field": ["ok"],
+            "value": ["0"],
+            "decided_at": pd.Timestamp("2026-01-01", tz="UTC"),
+        }
+    )
+    out = compute_consensus(
+        study,
+        frame,
+        items_of(frame, tiers=tiers),
+        decisions,
+        pending={("t", "i3", "ok"): "awaiting a third annotator"},
+    )
+    got = {i: _one(out, i, "ok") for i in ("i1", "i2", "i3", "i4", "i5")}
+    assert (got["i1"]["status"], got["i1"]["value"]) == ("adjudicated", "0")
+    assert got["i2"]["reason"] == "binary_disagreement; awaiting adjudication"
+    assert got["i3"]["reason"] == "binary_disagreement; awaiting a third annotator"
+    assert got["i4"]["reason"] == "tie; tier TRIAGE is not adjudicated"
+    assert got["i5"]["reason"] == "tie; tier PILOT is not adjudicated"
+    assert all(got[i]["status"] == "unresolved" for i in ("i2", "i3", "i4", "i5"))
