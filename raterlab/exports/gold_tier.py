@@ -41,7 +41,8 @@ def gold_tier_jsonl(bundle: ExportBundle, folder: Path) -> list[Path]:
 
 def _sample_test_cases(bundle: ExportBundle, folder: Path, consensus: dict) -> Path:
     """``data/sample_test_cases.json``: the resolved items of the single-annotator tiers
-    (ADR-001's tier-A samples), with each tier's declared noise floor disclosed."""
+    (ADR-001's tier-A samples), with each tier's declared noise floor disclosed; one case
+    per line, as in ``gold/*.jsonl``."""
     study = bundle.study
     single = sorted(t for t, k in study.design.overlap.items() if k == 1)
     items = bundle.items[
@@ -74,7 +75,7 @@ def _sample_test_cases(bundle: ExportBundle, folder: Path, consensus: dict) -> P
             for item in items.itertuples(index=False)
         ],
     }
-    return dump_json(folder / "data" / "sample_test_cases.json", document)
+    return dump_json(folder / "data" / "sample_test_cases.json", document, one_per_line="cases")
 
 
 def _case(study: Study, item, rows: ItemRows) -> dict:

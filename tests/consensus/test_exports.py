@@ -250,7 +250,13 @@ def test_gold_tier_jsonl_shape(mini_bundle, tmp_path: Path) -> None:
     assert line["tier"] == "GOLD" and line["task_type"] == "check"
     assert set(line["labels"]) == {"relevant", "sufficient"}
     assert all(v in (0, 1) for v in line["labels"].values())
-    samples = json.loads((tmp_path / "data" / "sample_test_cases.json").read_text())
+    text = (tmp_path / "data" / "sample_test_cases.json").read_text()
+    samples = json.loads(text)
+    # one case per line, shaped as a gold/*.jsonl line
+    case_lines = [
+        json.loads(t.strip().rstrip(",")) for t in text.splitlines() if t.startswith("    {")
+    ]
+    assert case_lines == samples["cases"]
     triage = bundle.items[
         (bundle.items["tier"] == "TRIAGE") & (bundle.items["status"] == "resolved")
     ]
