@@ -55,8 +55,8 @@ def dump_json(path: Path, document, one_per_line: str | None = None) -> Path:
 
     ``one_per_line``: a key of ``document`` whose list is written one element per line, each
     as :func:`json.dumps` writes it on one line. Indenting is done by Python's own encoder,
-    not its C one: indenting the 100,000 cases of a study's samples took 7 s, one per line
-    0.6 s."""
+    not its C one: the 100,000 cases of a study's samples (160 MB) took 4.7-5.2 s to write
+    indented, 1.8-2.1 s one per line."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as handle:
         if one_per_line is None:
