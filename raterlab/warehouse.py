@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from raterlab import tables
+from raterlab import jsontext, tables
 from raterlab.errors import WarehouseBusy
 from raterlab.tables import ddl
 
@@ -442,7 +442,7 @@ def decode_json(frame: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
     (a new frame; the other columns are shared with ``frame`` until either is changed)."""
     return frame.assign(
         **{
-            column: frame[column].map(lambda v: json.loads(v) if isinstance(v, str) else None)
+            column: frame[column].map(lambda v: jsontext.loads(v) if isinstance(v, str) else None)
             for column in columns
         }
     )

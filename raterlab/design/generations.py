@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from raterlab import jsontext
 from raterlab.design.pairs import pair_rows
 from raterlab.protocol import Study, Task
 from raterlab.protocol.pairwise import pair_keys, record_keys
@@ -220,13 +221,8 @@ def decode_records(texts: Iterable[object], keys: Collection[str] | None = None)
     are most of its size (100,000 of the bundled study's records take 365 MB decoded whole,
     33 MB as two keys), and most readers want a few keys of every item (slices, judges)."""
     if keys is None:
-        return [json.loads(v) if isinstance(v, str) else None for v in texts]
-    wanted = tuple(keys)
-    out: list = []
-    for text in texts:
-        record = json.loads(text) if isinstance(text, str) else None
-        out.append(None if record is None else {k: record[k] for k in wanted if k in record})
-    return out
+        return [jsontext.loads(v) if isinstance(v, str) else None for v in texts]
+    return jsontext.keys_of(texts, tuple(keys))
 
 
 def record_of(value: object) -> dict:
@@ -234,5 +230,5 @@ def record_of(value: object) -> dict:
     where there is none. For readers that take each record in turn (the exports): decoding
     one at a time holds one record, not the study's."""
     if isinstance(value, str):
-        return json.loads(value)
+        return jsontext.loads(value)
     return value if isinstance(value, dict) else {}
