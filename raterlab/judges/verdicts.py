@@ -78,15 +78,6 @@ def _frame(rows: list[tuple]) -> pd.DataFrame:
     return frame.astype({"confidence": float})
 
 
-def _shared_frame(rows: list[tuple]) -> pd.DataFrame:
-    """:func:`_frame` of rows whose text cells are ``str`` or ``None`` already, kept as they
-    are: an item's id and a judge's and a field's names are one object each, shared by
-    their rows, where inferring Arrow-backed text and converting it back to objects makes
-    one string object per cell."""
-    frame = pd.DataFrame(rows, columns=list(VERDICT_COLUMNS), dtype=object)
-    return frame.astype({"confidence": float})
-
-
 def parse_verdict(spec: Any, raw: Any) -> str | None:
     """The verdict as the field's canonical text, or None when it is not a value of the field."""
     if raw is None or (isinstance(raw, float) and np.isnan(raw)):
@@ -216,7 +207,8 @@ def _verdict_frame(parts: list[dict[str, Any]]) -> pd.DataFrame:
     a part's rows), in the order of their ``_item``, then ``_pair``; the other columns those
     of every generation's verdict (``source`` and ``run``; ``None``)."""
     if not parts:
-        return _shared_frame([])
+        empty = pd.DataFrame(columns=list(VERDICT_COLUMNS), dtype=object)
+        return empty.astype({"confidence": float})
     part = np.repeat(np.arange(len(parts)), [len(p["_item"]) for p in parts])
     order = np.lexsort(
         (np.concatenate([p["_pair"] for p in parts]), np.concatenate([p["_item"] for p in parts]))
