@@ -368,3 +368,7 @@ def test_generation_verdicts_match_the_row_by_row_reading(name: str) -> None:
     found = generation_verdicts(study, generations)
     assert len(found) > 100
     pd.testing.assert_frame_equal(found, expected)
+    none = generations.iloc[:0]
+    pd.testing.assert_frame_equal(
+        generation_verdicts(study, none), _verdicts_row_by_row(study, none)
+    )
