@@ -42,7 +42,7 @@ def _same(a: object, b: object) -> bool:
 
 
 @given(VALUES, st.booleans())
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 def test_what_json_dumps_wrote_reads_back_as_json_loads_reads_it(value, ascii_only) -> None:
     text = json.dumps(value, ensure_ascii=ascii_only)
     assert _same(loads(text), json.loads(text))
@@ -51,7 +51,7 @@ def test_what_json_dumps_wrote_reads_back_as_json_loads_reads_it(value, ascii_on
 @given(
     st.from_regex(r"-?(0|[1-9][0-9]{0,25})(\.[0-9]{1,25})?([eE][-+]?[0-9]{1,3})?", fullmatch=True)
 )
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 def test_numbers_in_any_spelling_read_as_python_reads_them(number: str) -> None:
     assert _same(loads(f"[{number}]"), json.loads(f"[{number}]"))
 
@@ -101,7 +101,7 @@ RECORDS = st.dictionaries(st.sampled_from(["a", "b c", "class", "1x", "é", "zz"
     st.lists(RECORDS | st.none(), max_size=6),
     st.lists(st.sampled_from(["a", "b c", "class", "1x", "é", "q"]), max_size=5),
 )
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_keys_of_records_are_those_of_the_whole_records(records, keys) -> None:
     texts = [None if r is None else json.dumps(r) for r in records]
     found, expected = keys_of(texts, tuple(keys)), _reference(texts, tuple(keys))
