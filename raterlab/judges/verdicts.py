@@ -193,10 +193,8 @@ def generation_verdicts(study: Study, generations: pd.DataFrame) -> pd.DataFrame
 def _parsed(spec: Any, raws: list) -> dict[str, np.ndarray]:
     """Each of ``raws``' verdict (:func:`parse_verdict`) and text (``str``, ``None`` for
     ``None``), made once per distinct value (told apart by ``repr``)."""
-    codes, distinct = pd.factorize(np.array(list(map(repr, raws)), dtype=object))
-    first = np.zeros(len(distinct), dtype=np.int64)
-    first[codes[::-1]] = np.arange(len(raws))[::-1]
-    picked = [raws[n] for n in first]
+    codes, _ = pd.factorize(np.array(list(map(repr, raws)), dtype=object))
+    picked = [raws[n] for n in np.unique(codes, return_index=True)[1]]  # one raw per code
     values = np.array([parse_verdict(spec, raw) for raw in picked], dtype=object)
     texts = np.array([None if raw is None else str(raw) for raw in picked], dtype=object)
     return {"value": values[codes], "raw": texts[codes]}
